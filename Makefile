@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# atomkms: the module (through kbuild), the userspace tools and tests, and
+# the QEMU guest that runs them. `make help` lists the targets.
+
+# The target kernel is whatever linux-headers-6.12-amd64 installed, not the
+# host's running kernel.
+KVER ?= $(shell ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | \
+	sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+# Caches that outlive a checkout (the guest rootfs takes a minute to build).
+CACHE ?= /var/cache/atomkms
+B := build
+
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Werror=implicit-function-declaration
+DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
+DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null)
+
+TOOLS := atomkms-info atomkms-demo
+GUEST_TESTS := $(patsubst test/guest/%.c,%,$(wildcard test/guest/test-*.c))
+UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
+
+BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS))
+UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
+
+export KVER CACHE
+
+.PHONY: all module userspace unit clean setup run check igt shell help \
+	sparse checkpatch lint
+
+all: module userspace
+
+module:
+	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run make setup"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace: $(BINS) $(UNITS)
+
+$(B)/bin/%: userspace/%.c userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS)
+
+$(B)/bin/test-%: test/guest/test-%.c userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lm
+
+# Unit tests build the module's pure-C files unchanged, against include/.
+$(B)/unit/test_timing: test/unit/test_timing.c module/atomkms_timing.c include/atomkms_timing.h include/atomkms_types.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ test/unit/test_timing.c module/atomkms_timing.c
+
+unit: $(UNITS)
+	@test/run-unit.sh $(UNITS)
+
+setup:
+	@qemu/setup.sh
+
+# The demo: topology, then a mode set and page flips with events.
+run: all
+	@qemu/run-guest.sh --name run --timeout 120 -- /host/qemu/jobs/demo.sh
+
+check: all
+	@test/check.sh
+
+# Any igt list: make igt LIST=test/igt/ci.list (one igt_runner -t regex a line).
+LIST ?= test/igt/ci.list
+igt: all
+	@test/run-igt.sh $(LIST)
+
+# An interactive shell in the guest, atomkms loaded (exit to power off).
+shell: all
+	@qemu/run-guest.sh --name shell --interactive --timeout 3600 -- /bin/bash
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
+
+CHECKPATCH ?= $(CACHE)/checkpatch/scripts/checkpatch.pl
+checkpatch:
+	@qemu/setup.sh checkpatch
+	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h include/*.h
+
+lint: sparse checkpatch
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(B)
+
+help:
+	@echo "make setup      install packages, build the guest rootfs (once)"
+	@echo "make            build atomkms.ko and the userspace tools"
+	@echo "make run        boot the guest, show the topology, run the demo"
+	@echo "make check      unit tests, guest tests and the CI igt list"
+	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
+	@echo "make shell      interactive shell in the guest"
+	@echo "make lint       sparse and checkpatch on module/"

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Fixed-width types for atomkms's pure-C core: the same source builds into
+ * the kernel module and into userspace tests and benchmarks, so it includes
+ * this header instead of any kernel or libc header directly.
+ */
+#ifndef ATOMKMS_TYPES_H
+#define ATOMKMS_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+/* The compiler's own names for the C99 types, as <stdint.h> uses them. */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __INT32_TYPE__ s32;
+typedef __INT64_TYPE__ s64;
+
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+#endif
+
+#endif /* ATOMKMS_TYPES_H */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * atomkms: a virtual KMS display driver for compositor developers.
+ *
+ * This file holds the module and platform device, the DRM driver, the
+ * device description taken from module parameters, and the commit tail.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/string_choices.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_mode_config.h>
+#include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_vblank.h>
+
+#include "atomkms_drv.h"
+
+static unsigned int num_crtcs = 1;
+module_param(num_crtcs, uint, 0444);
+MODULE_PARM_DESC(num_crtcs, "Number of CRTCs, 1 to 8 (default 1)");
+
+static bool enable_cursor = true;
+module_param(enable_cursor, bool, 0444);
+MODULE_PARM_DESC(enable_cursor, "Give each CRTC a cursor plane (default on)");
+
+static unsigned int max_width = 4096;
+module_param(max_width, uint, 0444);
+MODULE_PARM_DESC(max_width, "Widest advertised mode (default 4096)");
+
+static unsigned int max_height = 2160;
+module_param(max_height, uint, 0444);
+MODULE_PARM_DESC(max_height, "Tallest advertised mode (default 2160)");
+
+static unsigned int pref_width = 1920;
+module_param(pref_width, uint, 0444);
+MODULE_PARM_DESC(pref_width, "Preferred mode width (default 1920)");
+
+static unsigned int pref_height = 1080;
+module_param(pref_height, uint, 0444);
+MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
+
+static struct platform_device *atomkms_pdev;
+
+/**
+ * atomkms_config_validate - check a device description before building it
+ * @cfg: the description
+ *
+ * Return: 0, or -EINVAL with a message saying which field is wrong.
+ */
+static int atomkms_config_validate(const struct atomkms_config *cfg)
+{
+	if (cfg->num_crtcs < 1 || cfg->num_crtcs > ATOMKMS_MAX_CRTCS) {
+		pr_err("atomkms: num_crtcs=%u, must be 1 to %d\n",
+		       cfg->num_crtcs, ATOMKMS_MAX_CRTCS);
+		return -EINVAL;
+	}
+	if (cfg->max_width < 640 || cfg->max_width > ATOMKMS_MAX_FB_WIDTH ||
+	    cfg->max_height < 480 || cfg->max_height > ATOMKMS_MAX_FB_HEIGHT) {
+		pr_err("atomkms: max mode %ux%u, must be 640x480 to %ux%u\n",
+		       cfg->max_width, cfg->max_height, ATOMKMS_MAX_FB_WIDTH,
+		       ATOMKMS_MAX_FB_HEIGHT);
+		return -EINVAL;
+	}
+	if (cfg->pref_width > cfg->max_width ||
+	    cfg->pref_height > cfg->max_height) {
+		pr_err("atomkms: preferred mode %ux%u larger than max %ux%u\n",
+		       cfg->pref_width, cfg->pref_height, cfg->max_width,
+		       cfg->max_height);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Like drm_atomic_helper_commit_tail_rpm(), but waiting for flip_done
+ * rather than for a vblank on every CRTC: events and the next commit are
+ * released as soon as the new state is latched, which is what a page flip
+ * on real hardware looks like.
+ */
+static void atomkms_atomic_commit_tail(struct drm_atomic_state *state)
+{
+	struct drm_device *dev = state->dev;
+
+	drm_atomic_helper_commit_modeset_disables(dev, state);
+	drm_atomic_helper_commit_modeset_enables(dev, state);
+	drm_atomic_helper_commit_planes(dev, state,
+					DRM_PLANE_COMMIT_ACTIVE_ONLY);
+	drm_atomic_helper_fake_vblank(state);
+	drm_atomic_helper_commit_hw_done(state);
+	drm_atomic_helper_wait_for_flip_done(dev, state);
+	drm_atomic_helper_cleanup_planes(dev, state);
+}
+
+static const struct drm_mode_config_helper_funcs atomkms_mode_config_helpers = {
+	.atomic_commit_tail = atomkms_atomic_commit_tail,
+};
+
+static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
+	.fb_create	= drm_gem_fb_create_with_dirty,
+	.atomic_check	= drm_atomic_helper_check,
+	.atomic_commit	= drm_atomic_helper_commit,
+};
+
+DEFINE_DRM_GEM_FOPS(atomkms_fops);
+
+static const struct drm_driver atomkms_driver = {
+	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
+	.fops			= &atomkms_fops,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name			= ATOMKMS_DRIVER_NAME,
+	.desc			= "Virtual atomic KMS display driver",
+	.date			= "20261203",
+	.major			= 0,
+	.minor			= 1,
+};
+
+static int atomkms_modeset_init(struct atomkms_device *akdev)
+{
+	struct drm_device *drm = &akdev->drm;
+	const struct atomkms_config *cfg = &akdev->config;
+	unsigned int i;
+	int ret;
+
+	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+
+	drm->mode_config.min_width = 1;
+	drm->mode_config.min_height = 1;
+	drm->mode_config.max_width = ATOMKMS_MAX_FB_WIDTH;
+	drm->mode_config.max_height = ATOMKMS_MAX_FB_HEIGHT;
+	drm->mode_config.cursor_width = ATOMKMS_MAX_CURSOR;
+	drm->mode_config.cursor_height = ATOMKMS_MAX_CURSOR;
+	drm->mode_config.preferred_depth = 24;
+	drm->mode_config.normalize_zpos = true;
+	drm->mode_config.funcs = &atomkms_mode_config_funcs;
+	drm->mode_config.helper_private = &atomkms_mode_config_helpers;
+
+	for (i = 0; i < cfg->num_crtcs; i++) {
+		struct drm_plane *primary, *cursor = NULL;
+		struct atomkms_crtc *akcrtc;
+
+		/* CRTC i gets index i, so its mask is known before it exists. */
+		primary = atomkms_plane_create(akdev, DRM_PLANE_TYPE_PRIMARY,
+					       BIT(i));
+		if (IS_ERR(primary))
+			return PTR_ERR(primary);
+		if (cfg->cursor) {
+			cursor = atomkms_plane_create(akdev,
+						      DRM_PLANE_TYPE_CURSOR,
+						      BIT(i));
+			if (IS_ERR(cursor))
+				return PTR_ERR(cursor);
+		}
+
+		akcrtc = atomkms_crtc_create(akdev, primary, cursor);
+		if (IS_ERR(akcrtc))
+			return PTR_ERR(akcrtc);
+		akdev->crtcs[i] = akcrtc;
+
+		ret = atomkms_output_create(akdev, akcrtc);
+		if (ret)
+			return ret;
+	}
+
+	ret = drm_vblank_init(drm, cfg->num_crtcs);
+	if (ret)
+		return ret;
+
+	drm_mode_config_reset(drm);
+	return 0;
+}
+
+static int atomkms_probe(struct platform_device *pdev)
+{
+	const struct atomkms_config *cfg = dev_get_platdata(&pdev->dev);
+	struct atomkms_device *akdev;
+	int ret;
+
+	akdev = devm_drm_dev_alloc(&pdev->dev, &atomkms_driver,
+				   struct atomkms_device, drm);
+	if (IS_ERR(akdev))
+		return PTR_ERR(akdev);
+	akdev->config = *cfg;
+
+	/* Imported dma-bufs are mapped through this device. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	ret = atomkms_modeset_init(akdev);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&akdev->drm, 0);
+	if (ret)
+		return ret;
+
+	platform_set_drvdata(pdev, akdev);
+	drm_info(&akdev->drm, "%u CRTC(s), cursor %s\n", cfg->num_crtcs,
+		 str_on_off(cfg->cursor));
+	return 0;
+}
+
+static void atomkms_remove(struct platform_device *pdev)
+{
+	struct atomkms_device *akdev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&akdev->drm);
+	drm_atomic_helper_shutdown(&akdev->drm);
+}
+
+static void atomkms_shutdown(struct platform_device *pdev)
+{
+	struct atomkms_device *akdev = platform_get_drvdata(pdev);
+
+	drm_atomic_helper_shutdown(&akdev->drm);
+}
+
+static struct platform_driver atomkms_platform_driver = {
+	.probe		= atomkms_probe,
+	.remove		= atomkms_remove,
+	.shutdown	= atomkms_shutdown,
+	.driver		= {
+		.name	= ATOMKMS_DRIVER_NAME,
+	},
+};
+
+static int __init atomkms_init(void)
+{
+	struct atomkms_config cfg = {
+		.num_crtcs = num_crtcs,
+		.cursor = enable_cursor,
+		.max_width = max_width,
+		.max_height = max_height,
+		.pref_width = pref_width,
+		.pref_height = pref_height,
+	};
+	int ret;
+
+	ret = atomkms_config_validate(&cfg);
+	if (ret)
+		return ret;
+
+	ret = platform_driver_register(&atomkms_platform_driver);
+	if (ret)
+		return ret;
+
+	/* The platform data is copied: cfg may live on the stack. */
+	atomkms_pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME,
+						     PLATFORM_DEVID_NONE,
+						     &cfg, sizeof(cfg));
+	if (IS_ERR(atomkms_pdev)) {
+		platform_driver_unregister(&atomkms_platform_driver);
+		return PTR_ERR(atomkms_pdev);
+	}
+	if (!platform_get_drvdata(atomkms_pdev)) {
+		/* Probe failed: say so at load time rather than sit idle. */
+		platform_device_unregister(atomkms_pdev);
+		platform_driver_unregister(&atomkms_platform_driver);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void __exit atomkms_exit(void)
+{
+	platform_device_unregister(atomkms_pdev);
+	platform_driver_unregister(&atomkms_platform_driver);
+}
+
+module_init(atomkms_init);
+module_exit(atomkms_exit);
+
+MODULE_AUTHOR("The atomkms developers");
+MODULE_DESCRIPTION("Virtual atomic KMS display driver");
+MODULE_LICENSE("GPL");

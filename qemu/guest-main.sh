@@ -1,0 +1,47 @@
+#!/bin/sh
+# PID 1 inside the guest's rootfs. Runs the job the host wrote into the
+# share, saves its status, dmesg and taint next to it, and powers off.
+#
+# Kernel command line: atomkms.out=<dir under /host> names that directory;
+# it holds job.sh. Everything the host reads back is written there.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+hostname atomkms-guest
+
+out=
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	atomkms.out=*) out=/host/${arg#atomkms.out=} ;;
+	esac
+done
+
+if [ -n "$out" ] && [ -f "$out/job.sh" ]; then
+	cat /proc/sys/kernel/tainted > "$out/tainted.before"
+	echo "atomkms-guest: job start $(cut -d' ' -f1 /proc/uptime)"
+	if [ -e "$out/interactive" ]; then
+		sh "$out/job.sh" < /dev/console > /dev/console 2>&1
+	else
+		sh "$out/job.sh" > "$out/job.log" 2>&1 < /dev/null
+	fi
+	echo $? > "$out/rc.tmp"
+	echo "atomkms-guest: job end $(cut -d' ' -f1 /proc/uptime)"
+	# Let the module go: its removal path is tested by every run.
+	if grep -q '^atomkms ' /proc/modules; then
+		rmmod atomkms > "$out/rmmod.log" 2>&1 ||
+			echo "rmmod failed" >> "$out/rmmod.log"
+	fi
+	dmesg > "$out/dmesg.txt"
+	cat /proc/sys/kernel/tainted > "$out/tainted"
+	mv "$out/rc.tmp" "$out/rc"
+else
+	echo "atomkms-guest: no job (atomkms.out=$out)"
+fi
+sync
+echo o > /proc/sysrq-trigger
+sleep 30

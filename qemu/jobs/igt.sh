@@ -1,0 +1,18 @@
+#!/bin/sh
+# Guest side of test/run-igt.sh: run an igt list through igt_runner and
+# leave igt_results' results.json in the output directory.
+# Usage (in the guest): qemu/jobs/igt.sh LIST OUTDIR
+set -u
+list=$1
+out=$2
+root=/usr/libexec/igt-gpu-tools
+res=/tmp/igt-results
+
+# igt_runner wants bare names, one a line; our lists carry comments.
+sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$list" > /tmp/igt.list
+igt_runner --test-list /tmp/igt.list --per-test-timeout "${IGT_TIMEOUT:-240}" \
+	--inactivity-timeout "${IGT_TIMEOUT:-240}" \
+	--dmesg-warn-level 4 --overwrite "$root" "$res" > "$out/igt_runner.log" 2>&1
+echo "igt_runner exit $?"
+igt_results "$res" > "$out/igt_results.log" 2>&1
+cp "$res/results.json" "$out/results.json"

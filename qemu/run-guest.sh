@@ -1,0 +1,107 @@
+#!/bin/bash
+# Boot the QEMU guest (TCG, Debian's 6.12 kernel, the sid rootfs image),
+# load atomkms with the given parameters and run one command in it. The
+# project directory is the guest's /host; results land in build/guest/NAME.
+#
+# Usage: qemu/run-guest.sh [--name NAME] [--timeout SECONDS]
+#          [--params "num_crtcs=2 ..."] [--no-module] [--interactive]
+#          -- COMMAND [ARGS...]
+#
+# Exit status: the command's, or 124 when the guest did not finish in time,
+# or 125 when the guest died, or 126 when its kernel log shows a warning,
+# oops, BUG, lockdep report or new taint.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${CACHE:-/var/cache/atomkms}
+kver=${KVER:-$(ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null |
+	sed 's|.*/linux-headers-||' | sort -V | tail -n 1)}
+name=guest timeout=600 params= module=1 interactive=0 mem=${GUEST_MEM:-3072}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--name) name=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--params) params=$2; shift 2 ;;
+	--no-module) module=0; shift ;;
+	--interactive) interactive=1; shift ;;
+	--) shift; break ;;
+	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
+
+kernel=/boot/vmlinuz-$kver
+initrd=$cache/initramfs-$kver.cpio.gz
+rootfs=$cache/rootfs.ext4
+for f in "$kernel" "$initrd" "$rootfs"; do
+	[ -r "$f" ] || { echo "run-guest: missing $f: run make setup" >&2; exit 2; }
+done
+[ $module = 0 ] || [ -r "$top/atomkms.ko" ] ||
+	{ echo "run-guest: no atomkms.ko: run make" >&2; exit 2; }
+
+rel=build/guest/$name
+out=$top/$rel
+rm -rf "$out"
+mkdir -p "$out"
+{
+	echo "set -e"
+	if [ $module = 1 ]; then
+		deps=$(modinfo -F depends "$top/atomkms.ko" | tr ',' ' ')
+		echo "modprobe -a $deps"
+		echo "insmod /host/atomkms.ko $params"
+	fi
+	echo "cd /host"
+	printf 'exec'
+	printf ' %q' "$@"
+	echo
+} > "$out/job.sh"
+[ $interactive = 0 ] || touch "$out/interactive"
+
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m "$mem"
+	-cpu max -nodefaults -no-user-config -nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=ttyS0 panic=-1 loglevel=4 atomkms.out=$rel"
+	-drive "file=$rootfs,if=virtio,format=raw,snapshot=on"
+	-virtfs "local,path=$top,mount_tag=host,security_model=none,id=host"
+	-virtfs "local,path=/lib/modules,mount_tag=kmods,security_model=none,readonly=on,id=kmods"
+	-global PIIX4_PM.disable_s3=1 -global PIIX4_PM.disable_s4=1
+	-device virtio-rng-pci)
+
+start=$(date +%s.%N)
+if [ $interactive = 1 ]; then
+	timeout -k 5 "$timeout" "${qemu[@]}" -serial mon:stdio
+	qrc=$?
+else
+	timeout -k 5 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" \
+		< /dev/null > "$out/qemu.log" 2>&1
+	qrc=$?
+fi
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' > "$out/wall"
+
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	echo "run-guest[$name]: TIMEOUT after ${timeout}s (guest hung); console: $rel/console.log" >&2
+	exit 124
+fi
+if [ ! -f "$out/rc" ]; then
+	echo "run-guest[$name]: guest died before the job finished (qemu rc $qrc); console: $rel/console.log" >&2
+	tail -n 40 "$out/console.log" >&2 2>/dev/null
+	exit 125
+fi
+rc=$(cat "$out/rc")
+
+# Kernel health: the known lines about our unsigned out-of-tree module are
+# expected; anything else that looks like a warning fails the run.
+bad=$(grep -E 'WARNING:|BUG[: ]|Oops|general protection|Call Trace|lockdep|circular locking|possible recursive locking|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|blocked for more than|tainting kernel|taints kernel|UBSAN|kmemleak' \
+	"$out/dmesg.txt" "$out/console.log" 2>/dev/null |
+	grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel')
+# Taint bits other than O (4096, out-of-tree) and E (8192, unsigned).
+taint=$(( $(cat "$out/tainted") & ~(4096 | 8192) ))
+taint0=$(( $(cat "$out/tainted.before") & ~(4096 | 8192) ))
+if [ -n "$bad" ] || [ $taint != $taint0 ]; then
+	echo "run-guest[$name]: kernel log is not clean (taint $taint0 -> $taint):" >&2
+	echo "$bad" | head -n 20 >&2
+	echo "$bad" > "$out/kernel-bad.txt"
+	exit 126
+fi
+exit "$rc"
