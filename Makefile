@@ -58,7 +58,7 @@ setup:
 
 # The demo: topology, then a mode set and page flips with events.
 run: all
-	@qemu/run-guest.sh --name run --timeout 120 -- /host/qemu/jobs/demo.sh
+	@qemu/run-guest.sh --name run --show --timeout 120 -- sh qemu/jobs/demo.sh
 
 check: all
 	@test/check.sh

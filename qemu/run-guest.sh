@@ -4,7 +4,7 @@
 # project directory is the guest's /host; results land in build/guest/NAME.
 #
 # Usage: qemu/run-guest.sh [--name NAME] [--timeout SECONDS]
-#          [--params "num_crtcs=2 ..."] [--no-module] [--interactive]
+#          [--params "num_crtcs=2 ..."] [--no-module] [--interactive] [--show]
 #          -- COMMAND [ARGS...]
 #
 # Exit status: the command's, or 124 when the guest did not finish in time,
@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-/var/cache/atomkms}
 kver=${KVER:-$(ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null |
 	sed 's|.*/linux-headers-||' | sort -V | tail -n 1)}
-name=guest timeout=600 params= module=1 interactive=0 mem=${GUEST_MEM:-3072}
+name=guest timeout=600 params= module=1 interactive=0 show=0 mem=${GUEST_MEM:-3072}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--name) name=$2; shift 2 ;;
@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--params) params=$2; shift 2 ;;
 	--no-module) module=0; shift ;;
 	--interactive) interactive=1; shift ;;
+	--show) show=1; shift ;;
 	--) shift; break ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -89,6 +90,7 @@ if [ ! -f "$out/rc" ]; then
 	exit 125
 fi
 rc=$(cat "$out/rc")
+[ $show = 0 ] || cat "$out/job.log"
 
 # Kernel health: the known lines about our unsigned out-of-tree module are
 # expected; anything else that looks like a warning fails the run.

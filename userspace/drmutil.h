@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drmutil - small libdrm helpers shared by the atomkms tools and guest tests.
+ *
+ * Everything here is plain atomic KMS: open the device, look properties up
+ * by name, build atomic requests, make dumb framebuffers, wait for events.
+ */
+#ifndef ATOMKMS_DRMUTIL_H
+#define ATOMKMS_DRMUTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Open the first /dev/dri/card* driven by "atomkms" (or by $ATOMKMS_DRIVER)
+ * with universal planes and atomic enabled. Returns the fd, or -1 after
+ * printing why on stderr.
+ */
+int atomkms_open(void);
+
+/* Property id of @name on object @obj of DRM_MODE_OBJECT_@type, 0 if none. */
+uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name);
+/* Current value of property @name: 0 and *val set, or -ENOENT. */
+int prop_get(int fd, uint32_t obj, uint32_t type, const char *name,
+	     uint64_t *val);
+
+/*
+ * Atomic request with a sticky error: add any number of properties, then
+ * look at the result once, in areq_commit(). A missing property or a failed
+ * allocation turns every later call into a no-op and makes the commit return
+ * that error. As with libdrm, a property added twice keeps the last value.
+ */
+struct areq {
+	int fd;
+	drmModeAtomicReq *req;
+	int err;		/* first error, negative errno, 0 if none */
+};
+
+void areq_init(struct areq *r, int fd);
+void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
+	      uint64_t val);
+void areq_add_id(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val);
+/* Returns 0 or a negative errno (the sticky one, or the kernel's). */
+int areq_commit(struct areq *r, uint32_t flags, void *user_data);
+void areq_fini(struct areq *r);
+
+/* A mapped XRGB8888 dumb buffer with a framebuffer around it. */
+struct dumb_fb {
+	uint32_t width, height;
+	uint32_t stride;	/* bytes */
+	uint32_t handle;
+	uint32_t fb_id;
+	uint64_t size;
+	uint32_t *pixels;
+};
+
+int dumb_fb_create(int fd, uint32_t width, uint32_t height,
+		   struct dumb_fb *fb);
+void dumb_fb_destroy(int fd, struct dumb_fb *fb);
+
+/* One connector -> CRTC -> primary plane path, and the mode to drive. */
+struct kms_pipe {
+	uint32_t conn;
+	uint32_t crtc;
+	int crtc_idx;		/* index in drmModeRes.crtcs, for bitmasks */
+	uint32_t plane;
+	drmModeModeInfo mode;
+};
+
+/*
+ * First connected connector, its preferred mode (else its first mode), the
+ * first CRTC one of its encoders can drive, and that CRTC's primary plane.
+ * Returns 0, or -1 after printing what is missing.
+ */
+int kms_pipe_find(int fd, struct kms_pipe *p);
+/* Enable @p with mode blob @mode_blob, scanning out all of @fb. */
+void areq_modeset(struct areq *r, const struct kms_pipe *p,
+		  uint32_t mode_blob, const struct dumb_fb *fb);
+/* Switch @p off: no mode, CRTC inactive, connector and plane detached. */
+void areq_disable(struct areq *r, const struct kms_pipe *p);
+
+/* Nominal refresh in Hz, exactly clock * 1000 / (htotal * vtotal). */
+double mode_refresh(const drmModeModeInfo *m);
+
+/*
+ * Wait up to @timeout_ms for the fd to become readable and dispatch its
+ * events. Returns 1 if events were handled, 0 on timeout, -errno on error
+ * (-EINTR when a signal arrived).
+ */
+int wait_event(int fd, drmEventContext *ev, int timeout_ms);
+
+/* Running statistics over page-flip (or vblank) events. */
+struct flip_stats {
+	unsigned int events;
+	unsigned int seq_first, seq_last;
+	uint64_t us_first, us_last;	/* event timestamps, microseconds */
+	unsigned int jumps;		/* events that skipped vblanks */
+	unsigned int missed;		/* vblanks skipped in total */
+	unsigned int backwards;		/* sequence did not increase */
+	unsigned int ts_bad;		/* timestamp did not increase */
+};
+
+/* Account one event; returns the sequence step from the previous one. */
+int flip_stats_add(struct flip_stats *s, unsigned int seq,
+		   unsigned int tv_sec, unsigned int tv_usec);
+/* Vblanks per second between first and last event, 0 if unknown. */
+double flip_stats_refresh(const struct flip_stats *s);
+
+/* CLOCK_MONOTONIC in seconds. */
+double mono_now(void);
+
+#endif /* ATOMKMS_DRMUTIL_H */
