@@ -45,10 +45,13 @@ $(B)/bin/test-%: test/guest/test-%.c userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lm
 
-# Unit tests build the module's pure-C files unchanged, against include/.
-$(B)/unit/test_timing: test/unit/test_timing.c module/atomkms_timing.c include/atomkms_timing.h include/atomkms_types.h
+# Unit tests build the module's pure-C files unchanged, against include/:
+# test_X.c tests module/atomkms_X.c; the compositor's tests are in unit.mk.
+$(B)/unit/test_%: test/unit/test_%.c module/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ test/unit/test_timing.c module/atomkms_timing.c
+	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/atomkms_$*.c
+
+include test/unit/unit.mk
 
 unit: $(UNITS)
 	@test/run-unit.sh $(UNITS)

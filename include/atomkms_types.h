@@ -10,9 +10,16 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/string.h>
+#include <linux/build_bug.h>
+#include <linux/bits.h>
+#include <linux/array_size.h>
 #else
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+#include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 /* The compiler's own names for the C99 types, as <stdint.h> uses them. */
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
@@ -25,6 +32,9 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 {
 	return dividend / divisor;
 }
+
+#define BIT(nr)		(1UL << (nr))
+#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 #endif
 
 #endif /* ATOMKMS_TYPES_H */

@@ -15,7 +15,10 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_color_mgmt.h>
+#include <drm/drm_framebuffer.h>
 #include <drm/drm_print.h>
+#include <drm/drm_property.h>
 #include <drm/drm_vblank.h>
 
 #include "atomkms_drv.h"
@@ -50,6 +53,7 @@ static enum hrtimer_restart atomkms_vblank_fire(struct hrtimer *timer)
 		   ktime_sub(hrtimer_get_expires(timer), akcrtc->frame_ns));
 
 	drm_crtc_handle_vblank(&akcrtc->base);
+	atomkms_composer_vblank(akcrtc);
 
 	return HRTIMER_RESTART;
 }
@@ -88,6 +92,7 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 		return NULL;
 
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
+	/* Derived fields are derived again by atomic_check and flush. */
 	state->frame_ns = to_atomkms_crtc_state(crtc->state)->frame_ns;
 	return &state->base;
 }
@@ -118,6 +123,9 @@ static const struct drm_crtc_funcs atomkms_crtc_funcs = {
 	.enable_vblank		= atomkms_enable_vblank,
 	.disable_vblank		= atomkms_disable_vblank,
 	.get_vblank_timestamp	= atomkms_get_vblank_timestamp,
+	.set_crc_source		= atomkms_crc_set_source,
+	.verify_crc_source	= atomkms_crc_verify_source,
+	.get_crc_sources	= atomkms_crc_get_sources,
 };
 
 static enum drm_mode_status
@@ -163,6 +171,53 @@ atomkms_crtc_mode_valid(struct drm_crtc *crtc,
 	return MODE_BAD;
 }
 
+static int atomkms_check_lut(struct drm_crtc *crtc,
+			     const struct drm_property_blob *lut,
+			     const char *name)
+{
+	if (lut && drm_color_lut_size(lut) != ATOMKMS_LUT_SIZE) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d:%s] %s has %d entries, not %d\n",
+			       crtc->base.id, crtc->name, name,
+			       drm_color_lut_size(lut), ATOMKMS_LUT_SIZE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The compositor applies DEGAMMA_LUT, CTM and GAMMA_LUT in that order. Our
+ * DRM structures and the core's are the same layout (static_assert'ed in
+ * atomkms_color.h), so the color pipeline points straight into the blobs
+ * this state holds references to.
+ */
+static int atomkms_crtc_check_color(struct drm_crtc *crtc,
+				    struct drm_crtc_state *crtc_state)
+{
+	struct atomkms_color *color = &to_atomkms_crtc_state(crtc_state)->color;
+	int ret;
+
+	ret = atomkms_check_lut(crtc, crtc_state->degamma_lut, "DEGAMMA_LUT");
+	if (ret)
+		return ret;
+	ret = atomkms_check_lut(crtc, crtc_state->gamma_lut, "GAMMA_LUT");
+	if (ret)
+		return ret;
+
+	*color = (struct atomkms_color){ };
+	if (crtc_state->degamma_lut) {
+		color->degamma_lut = crtc_state->degamma_lut->data;
+		color->degamma_size = ATOMKMS_LUT_SIZE;
+	}
+	if (crtc_state->ctm)
+		color->ctm = crtc_state->ctm->data;
+	if (crtc_state->gamma_lut) {
+		color->gamma_lut = crtc_state->gamma_lut->data;
+		color->gamma_size = ATOMKMS_LUT_SIZE;
+	}
+	return 0;
+}
+
 static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
@@ -171,9 +226,21 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc_state);
 	struct atomkms_timing t;
 	enum atomkms_timing_status status;
+	int ret;
 
 	if (!crtc_state->enable)
 		return 0;
+
+	if (crtc_state->async_flip && drm_atomic_crtc_needs_modeset(crtc_state)) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d:%s] async flip cannot change the mode\n",
+			       crtc->base.id, crtc->name);
+		return -EINVAL;
+	}
+
+	ret = atomkms_crtc_check_color(crtc, crtc_state);
+	if (ret)
+		return ret;
 
 	/* mode_valid saw the user's mode; the timer runs the adjusted one. */
 	atomkms_timing_from_mode(&t, &crtc_state->adjusted_mode);
@@ -210,6 +277,7 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 
+	atomkms_composer_publish(akcrtc, NULL);
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
 	hrtimer_cancel(&akcrtc->vblank_timer);
@@ -223,22 +291,94 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	}
 }
 
+/* Build the compositor's frame from the planes now mapped, in zpos order. */
+static void atomkms_crtc_build_frame(struct drm_crtc *crtc,
+				     struct atomkms_crtc_state *akstate)
+{
+	struct drm_crtc_state *crtc_state = &akstate->base;
+	struct atomkms_frame_plane *fp = akstate->planes;
+	struct drm_plane *plane;
+	unsigned int n = 0, i, j;
+
+	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
+		struct drm_plane_state *ps = plane->state;
+		struct atomkms_plane_state *akps = to_atomkms_plane_state(ps);
+		struct atomkms_frame_plane cur;
+
+		if (!ps->visible || !akps->job.visible ||
+		    drm_WARN_ON_ONCE(crtc->dev, n == ARRAY_SIZE(akstate->planes)))
+			continue;
+
+		cur = (struct atomkms_frame_plane){ .job = &akps->job };
+		for (i = 0; i < ps->fb->format->num_planes && i < 3; i++) {
+			cur.src.map[i] = akps->base.data[i].vaddr;
+			cur.src.pitch[i] = ps->fb->pitches[i];
+		}
+		/* Insertion sort on the normalized zpos: at most 16 planes. */
+		for (j = n; j > 0; j--) {
+			const struct atomkms_plane_state *prev =
+				container_of(fp[j - 1].job,
+					     struct atomkms_plane_state, job);
+
+			if (prev->base.base.normalized_zpos <= ps->normalized_zpos)
+				break;
+			fp[j] = fp[j - 1];
+		}
+		fp[j] = cur;
+		n++;
+	}
+
+	akstate->frame = (struct atomkms_frame){
+		.width = crtc_state->mode.hdisplay,
+		.height = crtc_state->mode.vdisplay,
+		.num_planes = n,
+		.planes = akstate->planes,
+		.color = &akstate->color,
+	};
+}
+
 static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
+	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
 	struct drm_pending_vblank_event *event = crtc->state->event;
+
+	atomkms_crtc_build_frame(crtc, akstate);
+	atomkms_composer_publish(to_atomkms_crtc(crtc), akstate);
 
 	if (!event)
 		return;
 
-	/* The new state is latched at the next vblank: signal it then. */
 	spin_lock_irq(&crtc->dev->event_lock);
-	if (drm_crtc_vblank_get(crtc) == 0)
-		drm_crtc_arm_vblank_event(crtc, event);
-	else
+	if (crtc->state->async_flip) {
+		/* Not synchronized to vblank: the new buffer shows now. */
 		drm_crtc_send_vblank_event(crtc, event);
+	} else if (drm_crtc_vblank_get(crtc) == 0) {
+		/* The new state is latched at the next vblank: signal it then. */
+		drm_crtc_arm_vblank_event(crtc, event);
+	} else {
+		drm_crtc_send_vblank_event(crtc, event);
+	}
 	spin_unlock_irq(&crtc->dev->event_lock);
 	crtc->state->event = NULL;
+}
+
+/**
+ * atomkms_crtc_flush_composer - wait until no frame reads a replaced state
+ * @state: a commit, after its new state is latched
+ *
+ * Called by the commit tail before the old plane states are unmapped and
+ * freed: a composition that started before atomic_flush published the new
+ * state may still read the old one.
+ */
+void atomkms_crtc_flush_composer(struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	for_each_old_crtc_in_state(state, crtc, old_crtc_state, i)
+		flush_work(&to_atomkms_crtc(crtc)->compose_work);
 }
 
 static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {
@@ -254,14 +394,17 @@ static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {
  * @akdev: the device
  * @primary: its primary plane
  * @cursor: its cursor plane, or NULL
+ * @index: its index
  *
  * Return: the CRTC, or an ERR_PTR(); freed with the drm_device.
  */
 struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 					 struct drm_plane *primary,
-					 struct drm_plane *cursor)
+					 struct drm_plane *cursor,
+					 unsigned int index)
 {
 	struct atomkms_crtc *akcrtc;
+	int ret;
 
 	akcrtc = drmm_crtc_alloc_with_planes(&akdev->drm, struct atomkms_crtc,
 					     base, primary, cursor,
@@ -273,5 +416,13 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 	hrtimer_init(&akcrtc->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	akcrtc->vblank_timer.function = atomkms_vblank_fire;
 	akcrtc->last_vblank = ktime_get();
+
+	drm_mode_crtc_set_gamma_size(&akcrtc->base, ATOMKMS_LUT_SIZE);
+	drm_crtc_enable_color_mgmt(&akcrtc->base, ATOMKMS_LUT_SIZE, true,
+				   ATOMKMS_LUT_SIZE);
+
+	ret = atomkms_composer_init(akcrtc, index, ATOMKMS_MAX_FB_WIDTH);
+	if (ret)
+		return ERR_PTR(ret);
 	return akcrtc;
 }

@@ -29,6 +29,26 @@ static unsigned int num_crtcs = 1;
 module_param(num_crtcs, uint, 0444);
 MODULE_PARM_DESC(num_crtcs, "Number of CRTCs, 1 to 8 (default 1)");
 
+static unsigned int num_overlays = 3;
+module_param(num_overlays, uint, 0444);
+MODULE_PARM_DESC(num_overlays, "Overlay planes per CRTC (default 3)");
+
+static bool shared_overlays;
+module_param(shared_overlays, bool, 0444);
+MODULE_PARM_DESC(shared_overlays,
+		 "Every overlay may feed every CRTC (default off: each CRTC has its own)");
+
+static unsigned int refresh[ATOMKMS_MAX_CRTCS];
+static unsigned int num_refresh;
+module_param_array(refresh, uint, &num_refresh, 0444);
+MODULE_PARM_DESC(refresh,
+		 "Refresh rate of each CRTC's preferred mode in Hz, e.g. 60,75,144 (default 60)");
+
+static unsigned int max_scale_factor = 4;
+module_param(max_scale_factor, uint, 0444);
+MODULE_PARM_DESC(max_scale_factor,
+		 "Planes scale up and down by at most this factor, 1 to 16 (default 4)");
+
 static bool enable_cursor = true;
 module_param(enable_cursor, bool, 0444);
 MODULE_PARM_DESC(enable_cursor, "Give each CRTC a cursor plane (default on)");
@@ -59,9 +79,28 @@ static struct platform_device *atomkms_pdev;
  */
 static int atomkms_config_validate(const struct atomkms_config *cfg)
 {
+	unsigned int i;
+
 	if (cfg->num_crtcs < 1 || cfg->num_crtcs > ATOMKMS_MAX_CRTCS) {
 		pr_err("atomkms: num_crtcs=%u, must be 1 to %d\n",
 		       cfg->num_crtcs, ATOMKMS_MAX_CRTCS);
+		return -EINVAL;
+	}
+	if (cfg->num_overlays * (cfg->shared_overlays ? cfg->num_crtcs : 1) >
+	    ATOMKMS_MAX_OVERLAYS) {
+		pr_err("atomkms: a CRTC may reach at most %d overlays\n",
+		       ATOMKMS_MAX_OVERLAYS);
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->num_crtcs; i++) {
+		if (cfg->refresh[i] < 1 || cfg->refresh[i] > 1000) {
+			pr_err("atomkms: refresh %u Hz for CRTC %u, must be 1 to 1000\n",
+			       cfg->refresh[i], i);
+			return -EINVAL;
+		}
+	}
+	if (cfg->min_scale < (1 << 16) / 16 || cfg->max_scale > 16 << 16) {
+		pr_err("atomkms: max_scale_factor must be 1 to 16\n");
 		return -EINVAL;
 	}
 	if (cfg->max_width < 640 || cfg->max_width > ATOMKMS_MAX_FB_WIDTH ||
@@ -98,6 +137,7 @@ static void atomkms_atomic_commit_tail(struct drm_atomic_state *state)
 	drm_atomic_helper_fake_vblank(state);
 	drm_atomic_helper_commit_hw_done(state);
 	drm_atomic_helper_wait_for_flip_done(dev, state);
+	atomkms_crtc_flush_composer(state);
 	drm_atomic_helper_cleanup_planes(dev, state);
 }
 
@@ -128,7 +168,8 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 {
 	struct drm_device *drm = &akdev->drm;
 	const struct atomkms_config *cfg = &akdev->config;
-	unsigned int i;
+	unsigned int i, max_overlay;
+	u32 all_crtcs, overlay_crtcs;
 	int ret;
 
 	ret = drmm_mode_config_init(drm);
@@ -143,32 +184,57 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	drm->mode_config.cursor_height = ATOMKMS_MAX_CURSOR;
 	drm->mode_config.preferred_depth = 24;
 	drm->mode_config.normalize_zpos = true;
+	/*
+	 * No async flips yet: igt 2.5 warns on every test of a driver that
+	 * offers them without IN_FORMATS_ASYNC, which 6.12 lacks.
+	 */
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
 	drm->mode_config.helper_private = &atomkms_mode_config_helpers;
 
+	/*
+	 * Normalized zpos: primary 0, overlays 1..max_overlay, cursor on
+	 * top. CRTC i gets index i, so its mask is known before it exists.
+	 */
+	max_overlay = cfg->num_overlays *
+		      (cfg->shared_overlays ? cfg->num_crtcs : 1);
+	all_crtcs = GENMASK(cfg->num_crtcs - 1, 0);
+	overlay_crtcs = cfg->shared_overlays ? all_crtcs : 0;
 	for (i = 0; i < cfg->num_crtcs; i++) {
-		struct drm_plane *primary, *cursor = NULL;
+		struct drm_plane *primary, *cursor = NULL, *overlay;
 		struct atomkms_crtc *akcrtc;
+		unsigned int j;
 
-		/* CRTC i gets index i, so its mask is known before it exists. */
 		primary = atomkms_plane_create(akdev, DRM_PLANE_TYPE_PRIMARY,
-					       BIT(i));
+					       BIT(i), 0, 0);
 		if (IS_ERR(primary))
 			return PTR_ERR(primary);
+		for (j = 0; j < cfg->num_overlays; j++) {
+			unsigned int zpos = 1 + j;
+
+			if (cfg->shared_overlays)
+				zpos += i * cfg->num_overlays;
+			overlay = atomkms_plane_create(akdev,
+						       DRM_PLANE_TYPE_OVERLAY,
+						       overlay_crtcs ?: BIT(i),
+						       zpos, max_overlay);
+			if (IS_ERR(overlay))
+				return PTR_ERR(overlay);
+		}
 		if (cfg->cursor) {
 			cursor = atomkms_plane_create(akdev,
 						      DRM_PLANE_TYPE_CURSOR,
-						      BIT(i));
+						      BIT(i), max_overlay + 1,
+						      max_overlay + 1);
 			if (IS_ERR(cursor))
 				return PTR_ERR(cursor);
 		}
 
-		akcrtc = atomkms_crtc_create(akdev, primary, cursor);
+		akcrtc = atomkms_crtc_create(akdev, primary, cursor, i);
 		if (IS_ERR(akcrtc))
 			return PTR_ERR(akcrtc);
 		akdev->crtcs[i] = akcrtc;
 
-		ret = atomkms_output_create(akdev, akcrtc);
+		ret = atomkms_output_create(akdev, akcrtc, i);
 		if (ret)
 			return ret;
 	}
@@ -207,8 +273,9 @@ static int atomkms_probe(struct platform_device *pdev)
 		return ret;
 
 	platform_set_drvdata(pdev, akdev);
-	drm_info(&akdev->drm, "%u CRTC(s), cursor %s\n", cfg->num_crtcs,
-		 str_on_off(cfg->cursor));
+	drm_info(&akdev->drm, "%u CRTC(s), %u %soverlay(s) each, cursor %s\n",
+		 cfg->num_crtcs, cfg->num_overlays,
+		 cfg->shared_overlays ? "shared " : "", str_on_off(cfg->cursor));
 	return 0;
 }
 
@@ -240,13 +307,24 @@ static int __init atomkms_init(void)
 {
 	struct atomkms_config cfg = {
 		.num_crtcs = num_crtcs,
+		.num_overlays = num_overlays,
+		.shared_overlays = shared_overlays,
 		.cursor = enable_cursor,
+		.min_scale = max_scale_factor ?
+			     (1 << 16) / max_scale_factor : 0,
+		.max_scale = max_scale_factor << 16,
 		.max_width = max_width,
 		.max_height = max_height,
 		.pref_width = pref_width,
 		.pref_height = pref_height,
 	};
+	unsigned int i;
 	int ret;
+
+	/* CRTCs without a refresh of their own take the last one given. */
+	for (i = 0; i < ATOMKMS_MAX_CRTCS; i++)
+		cfg.refresh[i] = num_refresh ?
+				 refresh[min(i, num_refresh - 1)] : 60;
 
 	ret = atomkms_config_validate(&cfg);
 	if (ret)

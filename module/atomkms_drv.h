@@ -12,6 +12,8 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_connector.h>
 #include <drm/drm_crtc.h>
@@ -20,22 +22,29 @@
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_plane.h>
 
+#include "atomkms_compose.h"
+
 #define ATOMKMS_DRIVER_NAME	"atomkms"
 #define ATOMKMS_MAX_CRTCS	8
+/* Overlays a CRTC may reach: primary + overlays + cursor fit the compositor. */
+#define ATOMKMS_MAX_OVERLAYS	(ATOMKMS_COMPOSE_MAX_PLANES - 2)
+/* Entries of GAMMA_LUT and DEGAMMA_LUT (and of the legacy gamma ramp). */
+#define ATOMKMS_LUT_SIZE	256
 
 /* Framebuffer and mode size limits advertised through mode_config. */
 #define ATOMKMS_MAX_FB_WIDTH	8192
 #define ATOMKMS_MAX_FB_HEIGHT	8192
 #define ATOMKMS_MAX_CURSOR	512
 
-/* Plane stacking: primary at the bottom, cursor on top. */
-#define ATOMKMS_ZPOS_PRIMARY	0
-#define ATOMKMS_ZPOS_CURSOR	1
-
 /**
  * struct atomkms_config - the device description chosen at load time
  * @num_crtcs: display pipes, 1 to %ATOMKMS_MAX_CRTCS
+ * @num_overlays: overlay planes created per CRTC
+ * @shared_overlays: every overlay may feed every CRTC (possible_crtcs)
  * @cursor: give each CRTC a cursor plane
+ * @refresh: refresh rate of each CRTC's preferred mode, in Hz
+ * @min_scale: smallest src/dst ratio (16.16) of a scaled plane
+ * @max_scale: largest src/dst ratio (16.16) of a scaled plane
  * @max_width: largest mode the connectors advertise, in pixels
  * @max_height: largest mode the connectors advertise, in lines
  * @pref_width: width of the connectors' preferred mode
@@ -46,7 +55,11 @@
  */
 struct atomkms_config {
 	unsigned int num_crtcs;
+	unsigned int num_overlays;
+	bool shared_overlays;
 	bool cursor;
+	unsigned int refresh[ATOMKMS_MAX_CRTCS];
+	int min_scale, max_scale;
 	unsigned int max_width, max_height;
 	unsigned int pref_width, pref_height;
 };
@@ -61,11 +74,13 @@ struct atomkms_plane {
 
 /**
  * struct atomkms_plane_state - our plane state
- * @base: the shadow-plane state, whose @data maps the framebuffer while a
- *        commit is applied (the compositor reads planes through it)
+ * @base: the shadow-plane state, whose @data maps the framebuffer from
+ *        prepare_fb to cleanup_fb (the compositor reads planes through it)
+ * @job: what the compositor does with this plane, derived in atomic_check
  */
 struct atomkms_plane_state {
 	struct drm_shadow_plane_state base;
+	struct atomkms_plane_job job;
 };
 
 /**
@@ -73,10 +88,18 @@ struct atomkms_plane_state {
  * @base: the DRM CRTC state
  * @frame_ns: frame period of the adjusted mode, derived in atomic_check and
  *            only consumed when the CRTC is enabled
+ * @color: the color pipeline, pointing into this state's LUT and CTM blobs;
+ *         derived in atomic_check
+ * @planes: the visible planes in ascending zpos, with their mapped sources;
+ *          filled by atomic_flush, when the framebuffers are mapped
+ * @frame: the compositor's frame description, pointing at @planes and @color
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
 	u64 frame_ns;
+	struct atomkms_color color;
+	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct atomkms_frame frame;
 };
 
 /**
@@ -91,22 +114,48 @@ struct atomkms_crtc_state {
  * @last_vblank: time of the latest simulated vblank, written by the timer
  *               handler before it reports the vblank, read locklessly by
  *               the timestamp hook
+ * @compose_wq: ordered queue running @compose_work
+ * @compose_work: composes the frame for CRC capture
+ * @scratch: the compositor's line buffers, sized for the widest mode at
+ *           load time, so no commit allocates and no frame can fail
+ * @compose_lock: protects @active, @crc_enabled, @frame_start, @frame_end
+ *                and @frame_pending, between the timer, the commit and the
+ *                compositor
+ * @active: the committed state the compositor reads, swapped in by
+ *          atomic_flush; the commit tail flushes @compose_work before the
+ *          state it replaced is freed
+ * @crc_enabled: CRC capture is on
+ * @frame_start: first vblank not yet given a CRC
+ * @frame_end: latest vblank to give a CRC
+ * @frame_pending: @frame_start..@frame_end wait for @compose_work
  */
 struct atomkms_crtc {
 	struct drm_crtc base;
 	struct hrtimer vblank_timer;
 	ktime_t frame_ns;
 	ktime_t last_vblank;
+
+	struct workqueue_struct *compose_wq;
+	struct work_struct compose_work;
+	void *scratch;
+
+	spinlock_t compose_lock; /* see @compose_lock above */
+	struct atomkms_crtc_state *active;
+	bool crc_enabled;
+	u64 frame_start, frame_end;
+	bool frame_pending;
 };
 
 /**
  * struct atomkms_output - the encoder and connector one CRTC drives
  * @encoder: a virtual encoder bound to one CRTC
  * @connector: a virtual connector, always connected
+ * @index: the index of the CRTC it is driven by
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
 	struct drm_connector connector;
+	unsigned int index;
 };
 
 /**
@@ -146,15 +195,31 @@ to_atomkms_plane_state(struct drm_plane_state *state)
 /* atomkms_plane.c */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 				       enum drm_plane_type type,
-				       u32 possible_crtcs);
+				       u32 possible_crtcs, unsigned int zpos,
+				       unsigned int max_zpos);
 
 /* atomkms_crtc.c */
 struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 					 struct drm_plane *primary,
-					 struct drm_plane *cursor);
+					 struct drm_plane *cursor,
+					 unsigned int index);
+
+void atomkms_crtc_flush_composer(struct drm_atomic_state *state);
+
+/* atomkms_composer.c */
+int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,
+			  u32 max_width);
+void atomkms_composer_vblank(struct atomkms_crtc *akcrtc);
+void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
+			      struct atomkms_crtc_state *akstate);
+int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src);
+int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
+			      size_t *values_cnt);
+const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
+					   size_t *count);
 
 /* atomkms_output.c */
 int atomkms_output_create(struct atomkms_device *akdev,
-			  struct atomkms_crtc *crtc);
+			  struct atomkms_crtc *crtc, unsigned int index);
 
 #endif /* ATOMKMS_DRV_H */

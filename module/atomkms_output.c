@@ -8,10 +8,12 @@
 #include <drm/drm_edid.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 #include <drm/drm_modeset_helper_vtables.h>
 #include <drm/drm_probe_helper.h>
 
 #include "atomkms_drv.h"
+#include "atomkms_edid.h"
 
 static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
@@ -20,16 +22,99 @@ static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
 };
 
+/* The preferred mode: DMT at 60 Hz, CVT reduced blanking otherwise. */
+static struct drm_display_mode *
+atomkms_preferred_mode(struct drm_device *drm, const struct atomkms_config *cfg,
+		       unsigned int hz)
+{
+	struct drm_display_mode *mode = NULL;
+
+	if (hz == 60)
+		mode = drm_mode_find_dmt(drm, cfg->pref_width, cfg->pref_height,
+					 60, false);
+	if (!mode)
+		mode = drm_cvt_mode(drm, cfg->pref_width, cfg->pref_height, hz,
+				    true, false, false);
+	if (mode)
+		mode->type = DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
+	return mode;
+}
+
+/*
+ * Describe the monitor in an EDID built from its preferred mode, so that
+ * userspace reading the EDID blob sees what the mode list says.
+ */
+static void atomkms_connector_update_edid(struct drm_connector *connector,
+					  const struct drm_display_mode *pref,
+					  unsigned int index, unsigned int hz)
+{
+	struct atomkms_edid_desc desc = {
+		.product = index,
+		.serial = index + 1,
+		.preferred = {
+			.clock_khz = pref->clock,
+			.hdisplay = pref->hdisplay,
+			.hsync_start = pref->hsync_start,
+			.hsync_end = pref->hsync_end,
+			.htotal = pref->htotal,
+			.vdisplay = pref->vdisplay,
+			.vsync_start = pref->vsync_start,
+			.vsync_end = pref->vsync_end,
+			.vtotal = pref->vtotal,
+			.hsync_positive = pref->flags & DRM_MODE_FLAG_PHSYNC,
+			.vsync_positive = pref->flags & DRM_MODE_FLAG_PVSYNC,
+		},
+		.min_vrefresh = 30,
+		.max_vrefresh = max(hz, 60U),
+		.max_clock_khz = max(pref->clock, 600000),
+		/* A 96 dpi panel. */
+		.width_mm = pref->hdisplay * 254 / 960,
+		.height_mm = pref->vdisplay * 254 / 960,
+		.vrr = true,
+	};
+	const struct drm_edid *drm_edid;
+	char name[ATOMKMS_EDID_NAME_LEN + 1];
+	u8 buf[ATOMKMS_EDID_SIZE];
+	int len;
+
+	snprintf(name, sizeof(name), "atomkms-%u", index);
+	desc.name = name;
+	len = atomkms_edid_build(&desc, buf, sizeof(buf));
+	if (len < 0) {
+		drm_dbg_kms(connector->dev,
+			    "[CONNECTOR:%d:%s] no EDID for " DRM_MODE_FMT ": %d\n",
+			    connector->base.id, connector->name,
+			    DRM_MODE_ARG(pref), len);
+		drm_edid_connector_update(connector, NULL);
+		return;
+	}
+	drm_edid = drm_edid_alloc(buf, len);
+	drm_edid_connector_update(connector, drm_edid);
+	drm_edid_free(drm_edid);
+}
+
 static int atomkms_connector_get_modes(struct drm_connector *connector)
 {
+	struct atomkms_output *out =
+		container_of(connector, struct atomkms_output, connector);
 	struct atomkms_device *akdev = to_atomkms_device(connector->dev);
 	const struct atomkms_config *cfg = &akdev->config;
+	unsigned int hz = cfg->refresh[out->index];
+	struct drm_display_mode *pref;
 	int count;
 
-	/* The VESA DMT modes that fit, 640x480 up to 4096x2160 by default. */
-	count = drm_add_modes_noedid(connector, cfg->max_width,
-				     cfg->max_height);
-	drm_set_preferred_mode(connector, cfg->pref_width, cfg->pref_height);
+	pref = atomkms_preferred_mode(connector->dev, cfg, hz);
+	if (pref)
+		atomkms_connector_update_edid(connector, pref, out->index, hz);
+
+	/* The EDID's modes, then the VESA DMT modes that fit (to 4096x2160). */
+	count = drm_edid_connector_add_modes(connector);
+	count += drm_add_modes_noedid(connector, cfg->max_width,
+				      cfg->max_height);
+	if (pref) {
+		drm_mode_probed_add(connector, pref);
+		count++;
+	}
 	return count;
 }
 
@@ -41,11 +126,12 @@ static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = 
  * atomkms_output_create - create the encoder and connector of a CRTC
  * @akdev: the device
  * @akcrtc: the CRTC they are driven by
+ * @index: the CRTC's index
  *
  * Return: 0 or a negative errno; freed with the drm_device.
  */
 int atomkms_output_create(struct atomkms_device *akdev,
-			  struct atomkms_crtc *akcrtc)
+			  struct atomkms_crtc *akcrtc, unsigned int index)
 {
 	struct drm_device *drm = &akdev->drm;
 	struct atomkms_output *out;
@@ -54,6 +140,7 @@ int atomkms_output_create(struct atomkms_device *akdev,
 	out = drmm_kzalloc(drm, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
+	out->index = index;
 
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
@@ -68,6 +155,12 @@ int atomkms_output_create(struct atomkms_device *akdev,
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &atomkms_connector_helper_funcs);
+
+	/* Adaptive sync: userspace may set VRR_ENABLED on the CRTC. */
+	ret = drm_connector_attach_vrr_capable_property(&out->connector);
+	if (ret)
+		return ret;
+	drm_connector_set_vrr_capable_property(&out->connector, true);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }

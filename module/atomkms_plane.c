@@ -1,28 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Planes: primary, cursor (and, later, overlays), all universal planes
- * with a shadow-plane state so that the framebuffer is mapped for the
- * compositor while a commit is applied.
+ * Planes: primary, overlay and cursor, all universal planes with a
+ * shadow-plane state that maps the framebuffer for the compositor while
+ * the state is committed. atomic_check derives the compositor's plane
+ * job (clipped rectangles, reader, blend, fast-path flags) into our plane
+ * state, so the frame loop recomputes nothing.
  */
+#include <linux/slab.h>
+
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_blend.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 
 #include "atomkms_drv.h"
-
-/* The formats primary (and overlay) planes scan out. */
-static const u32 atomkms_plane_formats[] = {
-	DRM_FORMAT_XRGB8888,
-	DRM_FORMAT_ARGB8888,
-	DRM_FORMAT_XBGR8888,
-	DRM_FORMAT_ABGR8888,
-	DRM_FORMAT_RGB565,
-	DRM_FORMAT_NV12,
-};
+#include "atomkms_compose.h"
 
 /* Cursors are ARGB images, as on every display engine. */
 static const u32 atomkms_cursor_formats[] = {
@@ -34,6 +31,20 @@ static const u64 atomkms_plane_modifiers[] = {
 	DRM_FORMAT_MOD_LINEAR,
 	DRM_FORMAT_MOD_INVALID
 };
+
+#define ATOMKMS_ROTATIONS (DRM_MODE_ROTATE_0 | DRM_MODE_ROTATE_90 | \
+			   DRM_MODE_ROTATE_180 | DRM_MODE_ROTATE_270 | \
+			   DRM_MODE_REFLECT_X | DRM_MODE_REFLECT_Y)
+#define ATOMKMS_BLEND_MODES (BIT(DRM_MODE_BLEND_PIXEL_NONE) | \
+			     BIT(DRM_MODE_BLEND_PREMULTI) | \
+			     BIT(DRM_MODE_BLEND_COVERAGE))
+#define ATOMKMS_FILTERS (BIT(DRM_SCALING_FILTER_DEFAULT) | \
+			 BIT(DRM_SCALING_FILTER_NEAREST_NEIGHBOR))
+#define ATOMKMS_ENCODINGS (BIT(DRM_COLOR_YCBCR_BT601) | \
+			   BIT(DRM_COLOR_YCBCR_BT709) | \
+			   BIT(DRM_COLOR_YCBCR_BT2020))
+#define ATOMKMS_RANGES (BIT(DRM_COLOR_YCBCR_LIMITED_RANGE) | \
+			BIT(DRM_COLOR_YCBCR_FULL_RANGE))
 
 static struct drm_plane_state *
 atomkms_plane_duplicate_state(struct drm_plane *plane)
@@ -48,6 +59,7 @@ atomkms_plane_duplicate_state(struct drm_plane *plane)
 		return NULL;
 
 	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	/* The job is derived again by atomic_check. */
 	return &state->base.base;
 }
 
@@ -83,28 +95,108 @@ static const struct drm_plane_funcs atomkms_plane_funcs = {
 	.atomic_destroy_state	= atomkms_plane_destroy_state,
 };
 
+/* Async flips swap the buffer only: the scanout engine is not reprogrammed. */
+static int atomkms_plane_check_async(struct drm_plane *plane,
+				     struct drm_plane_state *old_state,
+				     struct drm_plane_state *new_state)
+{
+	const struct drm_framebuffer *old_fb = old_state->fb;
+	const struct drm_framebuffer *new_fb = new_state->fb;
+
+	if (!old_fb || !new_fb || !old_state->visible) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] async flip needs a visible plane\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
+	if (old_fb->format != new_fb->format ||
+	    old_fb->modifier != new_fb->modifier ||
+	    old_fb->pitches[0] != new_fb->pitches[0] ||
+	    old_fb->width != new_fb->width || old_fb->height != new_fb->height) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] async flip cannot change format, modifier, pitch or size\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int atomkms_plane_atomic_check(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
+	struct atomkms_device *akdev = to_atomkms_device(plane->dev);
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
+	struct atomkms_plane_state *akstate = to_atomkms_plane_state(new_state);
+	bool cursor = plane->type == DRM_PLANE_TYPE_CURSOR;
+	int min_scale = cursor ? DRM_PLANE_NO_SCALING : akdev->config.min_scale;
+	int max_scale = cursor ? DRM_PLANE_NO_SCALING : akdev->config.max_scale;
 	struct drm_crtc_state *crtc_state = NULL;
+	struct atomkms_plane_desc desc;
+	const char *reason = "";
 	int ret;
 
+	memset(&akstate->job, 0, sizeof(akstate->job));
 	if (new_state->crtc)
 		crtc_state = drm_atomic_get_new_crtc_state(state,
 							   new_state->crtc);
 
 	/* Planes may hang off screen; they are clipped to the CRTC. */
 	ret = drm_atomic_helper_check_plane_state(new_state, crtc_state,
-						  DRM_PLANE_NO_SCALING,
-						  DRM_PLANE_NO_SCALING,
+						  min_scale, max_scale,
 						  true, true);
-	if (ret)
+	if (ret) {
 		drm_dbg_atomic(plane->dev,
-			       "[PLANE:%d:%s] rejected: %d\n",
+			       "[PLANE:%d:%s] rejected by the plane helper: %d\n",
 			       plane->base.id, plane->name, ret);
-	return ret;
+		return ret;
+	}
+
+	if (crtc_state && crtc_state->async_flip &&
+	    plane->type == DRM_PLANE_TYPE_PRIMARY) {
+		struct drm_plane_state *old_state =
+			drm_atomic_get_old_plane_state(state, plane);
+
+		ret = atomkms_plane_check_async(plane, old_state, new_state);
+		if (ret)
+			return ret;
+	}
+
+	if (!new_state->visible)
+		return 0;
+
+	desc = (struct atomkms_plane_desc){
+		.fourcc = new_state->fb->format->format,
+		.fb_width = new_state->fb->width,
+		.fb_height = new_state->fb->height,
+		.src_x = new_state->src_x,
+		.src_y = new_state->src_y,
+		.src_w = new_state->src_w,
+		.src_h = new_state->src_h,
+		.dst_x = new_state->crtc_x,
+		.dst_y = new_state->crtc_y,
+		.dst_w = new_state->crtc_w,
+		.dst_h = new_state->crtc_h,
+		.crtc_width = crtc_state->mode.hdisplay,
+		.crtc_height = crtc_state->mode.vdisplay,
+		.rotation = new_state->rotation,
+		.alpha = new_state->alpha,
+		.blend_mode = new_state->pixel_blend_mode,
+		.color_encoding = new_state->color_encoding,
+		.color_range = new_state->color_range,
+		.filter = new_state->scaling_filter ==
+			  DRM_SCALING_FILTER_NEAREST_NEIGHBOR ?
+			  ATOMKMS_FILTER_NEAREST : ATOMKMS_FILTER_BILINEAR,
+		.min_scale = min_scale,
+		.max_scale = max_scale,
+	};
+	ret = atomkms_plane_job_init(&akstate->job, &desc, &reason);
+	if (ret) {
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] rejected: %s (%d)\n",
+			       plane->base.id, plane->name, reason, ret);
+		return ret;
+	}
+	return 0;
 }
 
 static void atomkms_plane_atomic_update(struct drm_plane *plane,
@@ -112,52 +204,147 @@ static void atomkms_plane_atomic_update(struct drm_plane *plane,
 {
 	/*
 	 * Nothing to program: the new state becomes plane->state, and the
-	 * compositor reads it from there at the next vblank.
+	 * CRTC's atomic_flush hands it to the compositor.
 	 */
 }
 
+/*
+ * Map the framebuffer from prepare_fb to cleanup_fb, not just for the
+ * commit (begin/end_fb_access): the compositor reads the committed planes
+ * after the commit, and the commit tail stops it before cleanup_planes.
+ */
+static int atomkms_plane_prepare_fb(struct drm_plane *plane,
+				    struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+	int ret;
+
+	if (!state->fb)
+		return 0;
+
+	ret = drm_gem_plane_helper_prepare_fb(plane, state);
+	if (ret)
+		return ret;
+	ret = drm_gem_fb_vmap(state->fb, shadow->map, shadow->data);
+	if (ret)
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] cannot map fb: %d\n",
+			       plane->base.id, plane->name, ret);
+	return ret;
+}
+
+static void atomkms_plane_cleanup_fb(struct drm_plane *plane,
+				     struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+
+	if (state->fb)
+		drm_gem_fb_vunmap(state->fb, shadow->map);
+}
+
 static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {
-	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.prepare_fb	= atomkms_plane_prepare_fb,
+	.cleanup_fb	= atomkms_plane_cleanup_fb,
 	.atomic_check	= atomkms_plane_atomic_check,
 	.atomic_update	= atomkms_plane_atomic_update,
 };
+
+static int atomkms_plane_add_properties(struct drm_plane *plane,
+					unsigned int zpos,
+					unsigned int max_zpos, bool yuv)
+{
+	int ret;
+
+	switch (plane->type) {
+	case DRM_PLANE_TYPE_OVERLAY:
+		ret = drm_plane_create_zpos_property(plane, zpos, 1, max_zpos);
+		break;
+	default:
+		/* The primary is the bottom of the stack, the cursor its top. */
+		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
+		break;
+	}
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_alpha_property(plane);
+	if (ret)
+		return ret;
+	ret = drm_plane_create_blend_mode_property(plane, ATOMKMS_BLEND_MODES);
+	if (ret)
+		return ret;
+	ret = drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
+						 ATOMKMS_ROTATIONS);
+	if (ret)
+		return ret;
+	drm_plane_enable_fb_damage_clips(plane);
+
+	if (plane->type == DRM_PLANE_TYPE_CURSOR)
+		return 0;
+
+	ret = drm_plane_create_scaling_filter_property(plane, ATOMKMS_FILTERS);
+	if (ret || !yuv)
+		return ret;
+	return drm_plane_create_color_properties(plane, ATOMKMS_ENCODINGS,
+						 ATOMKMS_RANGES,
+						 DRM_COLOR_YCBCR_BT601,
+						 DRM_COLOR_YCBCR_LIMITED_RANGE);
+}
 
 /**
  * atomkms_plane_create - create a universal plane
  * @akdev: the device
  * @type: primary, overlay or cursor
  * @possible_crtcs: bitmask of the CRTCs it may feed
+ * @zpos: its (initial) zpos
+ * @max_zpos: the highest zpos an overlay may take
+ *
+ * Primary and overlay planes scan out every format of the compositor's
+ * format table, so the list userspace sees is the list the compositor
+ * reads; cursors take ARGB8888 and XRGB8888.
  *
  * Return: the plane, or an ERR_PTR(); freed with the drm_device.
  */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 				       enum drm_plane_type type,
-				       u32 possible_crtcs)
+				       u32 possible_crtcs, unsigned int zpos,
+				       unsigned int max_zpos)
 {
+	struct drm_device *drm = &akdev->drm;
 	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
-	const u32 *formats = cursor ? atomkms_cursor_formats :
-				      atomkms_plane_formats;
-	unsigned int nformats = cursor ? ARRAY_SIZE(atomkms_cursor_formats) :
-					 ARRAY_SIZE(atomkms_plane_formats);
 	struct atomkms_plane *akplane;
-	struct drm_plane *plane;
+	u32 *formats = NULL;
+	unsigned int nformats, i;
+	bool yuv = false;
 	int ret;
 
-	akplane = drmm_universal_plane_alloc(&akdev->drm, struct atomkms_plane,
-					     base, possible_crtcs,
-					     &atomkms_plane_funcs, formats,
+	if (cursor) {
+		nformats = ARRAY_SIZE(atomkms_cursor_formats);
+	} else {
+		nformats = atomkms_num_formats;
+		formats = kcalloc(nformats, sizeof(*formats), GFP_KERNEL);
+		if (!formats)
+			return ERR_PTR(-ENOMEM);
+		for (i = 0; i < nformats; i++) {
+			formats[i] = atomkms_formats[i].fourcc;
+			yuv |= atomkms_formats[i].is_yuv;
+		}
+	}
+
+	/* The plane core copies the format list. */
+	akplane = drmm_universal_plane_alloc(drm, struct atomkms_plane, base,
+					     possible_crtcs,
+					     &atomkms_plane_funcs,
+					     cursor ? atomkms_cursor_formats :
+						      formats,
 					     nformats, atomkms_plane_modifiers,
 					     type, NULL);
+	kfree(formats);
 	if (IS_ERR(akplane))
 		return ERR_CAST(akplane);
-	plane = &akplane->base;
-	drm_plane_helper_add(plane, &atomkms_plane_helper_funcs);
+	drm_plane_helper_add(&akplane->base, &atomkms_plane_helper_funcs);
 
-	/* The primary is the bottom of the stack, the cursor its top. */
-	ret = drm_plane_create_zpos_immutable_property(plane,
-			cursor ? ATOMKMS_ZPOS_CURSOR : ATOMKMS_ZPOS_PRIMARY);
+	ret = atomkms_plane_add_properties(&akplane->base, zpos, max_zpos, yuv);
 	if (ret)
 		return ERR_PTR(ret);
-	drm_plane_enable_fb_damage_clips(plane);
-	return plane;
+	return &akplane->base;
 }

@@ -17,7 +17,7 @@ cache=${CACHE:-/var/cache/atomkms}
 packages="build-essential pkg-config kmod cpio xz-utils zstd e2fsprogs
 	busybox-static python3 linux-headers-6.12-amd64 linux-image-6.12-amd64
 	linux-source-6.12 qemu-system-x86 debootstrap libdrm-dev sparse
-	libpng-dev libpixman-1-dev"
+	libpng-dev libpixman-1-dev edid-decode"
 
 missing=
 for p in $packages; do

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * EDID generator for the simulated connectors: an EDID 1.4 base block and
+ * one CTA-861 extension, built from a small description of the monitor.
+ * Pure C, shared by the module and the userspace unit tests.
+ */
+#ifndef ATOMKMS_EDID_H
+#define ATOMKMS_EDID_H
+
+#include "atomkms_types.h"
+
+/* Size of one EDID block; atomkms_edid_build() writes two. */
+#define ATOMKMS_EDID_BLOCK		128U
+#define ATOMKMS_EDID_SIZE		(2 * ATOMKMS_EDID_BLOCK)
+
+/* Longest monitor name a Display Product Name descriptor holds. */
+#define ATOMKMS_EDID_NAME_LEN		13U
+/* The name written for a NULL or empty &atomkms_edid_desc.name. */
+#define ATOMKMS_EDID_DEFAULT_NAME	"atomkms"
+
+/*
+ * Errors atomkms_edid_build() returns, negated. They are the Linux errno
+ * numbers (the same on every architecture), so the module can pass them on.
+ */
+#define ATOMKMS_EDID_EINVAL		22	/* EINVAL */
+#define ATOMKMS_EDID_ENOSPC		28	/* ENOSPC */
+
+/**
+ * struct atomkms_edid_mode - a progressive timing, as in &drm_display_mode
+ * @clock_khz: pixel clock in kHz; a DTD stores it in 10 kHz units, so it is
+ *             rounded to the nearest 10 kHz
+ * @hdisplay: active pixels per line
+ * @hsync_start: first pixel of horizontal sync
+ * @hsync_end: pixel after horizontal sync
+ * @htotal: pixels per line including blanking
+ * @vdisplay: active lines
+ * @vsync_start: first line of vertical sync
+ * @vsync_end: line after vertical sync
+ * @vtotal: lines per frame including blanking
+ * @hsync_positive: horizontal sync is active high
+ * @vsync_positive: vertical sync is active high
+ */
+struct atomkms_edid_mode {
+	u32 clock_khz;
+	u16 hdisplay, hsync_start, hsync_end, htotal;
+	u16 vdisplay, vsync_start, vsync_end, vtotal;
+	bool hsync_positive, vsync_positive;
+};
+
+/**
+ * struct atomkms_edid_desc - the monitor an EDID describes
+ * @name: monitor name, at most %ATOMKMS_EDID_NAME_LEN characters (longer
+ *        names are cut, non-printable characters become '_'); NULL or ""
+ *        for %ATOMKMS_EDID_DEFAULT_NAME
+ * @product: product code, e.g. the connector index
+ * @serial: serial number (the base block's binary one)
+ * @preferred: native mode, the first Detailed Timing Descriptor; it must
+ *             fit a DTD (active and blanking below 4096, clock at most
+ *             655350 kHz) and lie within the range limits below
+ * @min_vrefresh: lowest vertical refresh in Hz, 1 to 59
+ * @max_vrefresh: highest vertical refresh in Hz, 60 to 510
+ * @max_clock_khz: highest pixel clock in kHz, at least the preferred one
+ *                 and at least 25175: CTA-861 needs 640x480 at 59.94 Hz
+ * @width_mm: physical width of the image in mm, at most 2550 (255 cm);
+ *            0 if unknown, which makes both sizes unknown
+ * @height_mm: physical height of the image in mm, at most 2550
+ * @vrr: the refresh range is continuous (adaptive sync): sets the EDID 1.4
+ *       continuous-frequency feature, so that DRM fills
+ *       &drm_display_info.monitor_range from the range limits
+ */
+struct atomkms_edid_desc {
+	const char *name;
+	u16 product;
+	u32 serial;
+	struct atomkms_edid_mode preferred;
+	u32 min_vrefresh, max_vrefresh;
+	u32 max_clock_khz;
+	u16 width_mm, height_mm;
+	bool vrr;
+};
+
+int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
+		       u32 buf_size);
+
+#endif /* ATOMKMS_EDID_H */

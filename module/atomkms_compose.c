@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Frame composition of the software compositor: the general per-line path
+ * (read, resample, convert, blend), the fast paths that replace it for
+ * common planes, occlusion, and the sinks. Pure C: built into the module
+ * and into the userspace unit tests. include/atomkms_compose.h defines the
+ * arithmetic.
+ */
+#include "atomkms_compose.h"
+
+#define ATOMKMS_SCRATCH_MAGIC	0x61746b63u
+#define ATOMKMS_TMP_EXTRA	16
+
+/*
+ * atomkms_compose_fast_paths: use fast paths and occlusion culling. Off,
+ * every plane goes through the general path and every plane is drawn; the
+ * output bytes are the same either way (the unit tests check it). The
+ * module may expose it as a parameter.
+ */
+bool atomkms_compose_fast_paths = true;
+
+/*
+ * The head of the caller's scratch buffer; the line buffers follow it.
+ * @width: widest frame the buffers hold
+ * @tmp_len: pixels of each source span buffer
+ */
+struct atomkms_scratch {
+	u32 magic;
+	u32 width;
+	u32 tmp_len;
+	struct atomkms_crc32_table crc;
+};
+
+/* Per-frame view of the scratch buffers. */
+struct atomkms_line_ctx {
+	struct atomkms_px *acc;
+	struct atomkms_px *line;
+	struct atomkms_px *tmp0;
+	struct atomkms_px *tmp1;
+	u32 *idx0;
+	u32 *idx1;
+	u32 *wx;
+	u8 *out8;
+	u32 tmp_len;
+	bool prec8;
+};
+
+typedef void (*atomkms_plane_line_fn)(const struct atomkms_line_ctx *ctx,
+				      const struct atomkms_plane_job *job,
+				      const struct atomkms_plane_src *src,
+				      s32 y);
+
+static size_t atomkms_align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/**
+ * atomkms_compose_scratch_size - bytes of scratch a CRTC needs
+ * @width: widest output the CRTC will compose (its mode's hdisplay)
+ *
+ * Return: the size to allocate (once, at CRTC enable) for
+ * atomkms_compose_frame(), or 0 if @width is 0 or too large.
+ */
+size_t atomkms_compose_scratch_size(u32 width)
+{
+	size_t w = width, tmp = w + ATOMKMS_TMP_EXTRA;
+
+	if (!width || width > ATOMKMS_COMPOSE_MAX_WIDTH)
+		return 0;
+	return atomkms_align8(sizeof(struct atomkms_scratch)) +
+	       2 * w * sizeof(struct atomkms_px) +
+	       2 * tmp * sizeof(struct atomkms_px) +
+	       3 * w * sizeof(u32) + 4 * w;
+}
+
+/**
+ * atomkms_compose_scratch_init - prepare a freshly allocated scratch buffer
+ * @scratch: atomkms_compose_scratch_size(@width) bytes, 8-byte aligned
+ * @width: the width it was sized for
+ *
+ * Computes the CRC tables into it; call once after allocation.
+ *
+ * Return: 0, or -22 (EINVAL) for a bad @width.
+ */
+int atomkms_compose_scratch_init(void *scratch, u32 width)
+{
+	struct atomkms_scratch *s = scratch;
+
+	if (!atomkms_compose_scratch_size(width))
+		return -ATOMKMS_EINVAL;
+	s->magic = ATOMKMS_SCRATCH_MAGIC;
+	s->width = width;
+	s->tmp_len = width + ATOMKMS_TMP_EXTRA;
+	atomkms_crc32_table_init(&s->crc);
+	return 0;
+}
+
+static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
+				  struct atomkms_scratch *s)
+{
+	u8 *p = (u8 *)s + atomkms_align8(sizeof(*s));
+	size_t w = s->width;
+
+	ctx->acc = (struct atomkms_px *)p;
+	ctx->line = ctx->acc + w;
+	ctx->tmp0 = ctx->line + w;
+	ctx->tmp1 = ctx->tmp0 + s->tmp_len;
+	ctx->idx0 = (u32 *)(ctx->tmp1 + s->tmp_len);
+	ctx->idx1 = ctx->idx0 + w;
+	ctx->wx = ctx->idx1 + w;
+	ctx->out8 = (u8 *)(ctx->wx + w);
+	ctx->tmp_len = s->tmp_len;
+}
+
+/* round(a * b / 255) and round(a * b / 65535), ties up, exact. */
+static __always_inline u32 atomkms_mul8(u32 a, u32 b)
+{
+	u32 t = a * b + 0x80;
+
+	return (t + (t >> 8)) >> 8;
+}
+
+static __always_inline u32 atomkms_mul16(u32 a, u32 b)
+{
+	u32 t = a * b + 0x8000;
+
+	return (t + (t >> 16)) >> 16;
+}
+
+static __always_inline u16 atomkms_sat8(u32 v)
+{
+	return (v > 255 ? 255 : v) * 257;
+}
+
+static __always_inline u16 atomkms_sat16(u32 v)
+{
+	return v > 65535 ? 65535 : v;
+}
+
+static void atomkms_blend8(u32 op, u32 pa, const struct atomkms_px *s,
+			   struct atomkms_px *d, u32 n)
+{
+	u32 i, a, ia;
+
+	for (i = 0; i < n; i++) {
+		u32 sr = s[i].r >> 8, sg = s[i].g >> 8, sb = s[i].b >> 8;
+
+		if (op == ATOMKMS_BLEND_COVERAGE) {
+			a = atomkms_mul8(s[i].a >> 8, pa);
+			sr = atomkms_mul8(sr, a);
+			sg = atomkms_mul8(sg, a);
+			sb = atomkms_mul8(sb, a);
+		} else {
+			a = op == ATOMKMS_BLEND_PREMULTI ?
+			    atomkms_mul8(s[i].a >> 8, pa) : pa;
+			sr = atomkms_mul8(sr, pa);
+			sg = atomkms_mul8(sg, pa);
+			sb = atomkms_mul8(sb, pa);
+		}
+		ia = 255 - a;
+		d[i].r = atomkms_sat8(sr + atomkms_mul8(d[i].r >> 8, ia));
+		d[i].g = atomkms_sat8(sg + atomkms_mul8(d[i].g >> 8, ia));
+		d[i].b = atomkms_sat8(sb + atomkms_mul8(d[i].b >> 8, ia));
+	}
+}
+
+static void atomkms_blend16(u32 op, u32 pa, const struct atomkms_px *s,
+			    struct atomkms_px *d, u32 n)
+{
+	u32 i, a, ia, sr, sg, sb;
+
+	for (i = 0; i < n; i++) {
+		if (op == ATOMKMS_BLEND_COVERAGE) {
+			a = atomkms_mul16(s[i].a, pa);
+			sr = atomkms_mul16(s[i].r, a);
+			sg = atomkms_mul16(s[i].g, a);
+			sb = atomkms_mul16(s[i].b, a);
+		} else {
+			a = op == ATOMKMS_BLEND_PREMULTI ?
+			    atomkms_mul16(s[i].a, pa) : pa;
+			sr = atomkms_mul16(s[i].r, pa);
+			sg = atomkms_mul16(s[i].g, pa);
+			sb = atomkms_mul16(s[i].b, pa);
+		}
+		ia = 65535 - a;
+		d[i].r = atomkms_sat16(sr + atomkms_mul16(d[i].r, ia));
+		d[i].g = atomkms_sat16(sg + atomkms_mul16(d[i].g, ia));
+		d[i].b = atomkms_sat16(sb + atomkms_mul16(d[i].b, ia));
+	}
+}
+
+/* Convert YCbCr and blend @n resampled pixels onto the line at @x. */
+static void atomkms_finish(const struct atomkms_line_ctx *ctx,
+			   const struct atomkms_plane_job *job,
+			   struct atomkms_px *px, s32 x, u32 n)
+{
+	if (job->fmt->is_yuv)
+		atomkms_yuv_to_rgb_line(&job->csc, px, n);
+	/* Specialise the loops on the op. */
+	switch (job->op) {
+	case ATOMKMS_BLEND_PREMULTI:
+		if (ctx->prec8)
+			atomkms_blend8(ATOMKMS_BLEND_PREMULTI, job->alpha >> 8,
+				       px, ctx->acc + x, n);
+		else
+			atomkms_blend16(ATOMKMS_BLEND_PREMULTI, job->alpha,
+					px, ctx->acc + x, n);
+		break;
+	case ATOMKMS_BLEND_COVERAGE:
+		if (ctx->prec8)
+			atomkms_blend8(ATOMKMS_BLEND_COVERAGE, job->alpha >> 8,
+				       px, ctx->acc + x, n);
+		else
+			atomkms_blend16(ATOMKMS_BLEND_COVERAGE, job->alpha,
+					px, ctx->acc + x, n);
+		break;
+	default:
+		if (ctx->prec8)
+			atomkms_blend8(ATOMKMS_BLEND_PIXEL_NONE,
+				       job->alpha >> 8, px, ctx->acc + x, n);
+		else
+			atomkms_blend16(ATOMKMS_BLEND_PIXEL_NONE, job->alpha,
+					px, ctx->acc + x, n);
+		break;
+	}
+}
+
+/* Read @n pixels of rotated row @b from rotated column @a on. */
+static void atomkms_read_rotated(const struct atomkms_plane_job *job,
+				 const struct atomkms_plane_src *src,
+				 s32 a, s32 b, u32 n, struct atomkms_px *out)
+{
+	s32 x = job->mx0 + job->mxa * a + job->mxb * b;
+	s32 y = job->my0 + job->mya * a + job->myb * b;
+
+	job->fmt->read_line(src, x, y, job->mxa, job->mya, n, out);
+}
+
+static inline s32 atomkms_clamp(s64 v, s32 lo, s32 hi)
+{
+	return v < lo ? lo : v > hi ? hi : (s32)v;
+}
+
+static inline u16 atomkms_lerp(u32 p0, u32 p1, u32 w)
+{
+	return ((65536 - w) * p0 + w * p1 + 0x8000) >> 16;
+}
+
+static inline u16 atomkms_lerp2(u32 p00, u32 p01, u32 p10, u32 p11,
+				u32 wx, u32 wy)
+{
+	u64 w00 = (u64)(65536 - wx) * (65536 - wy);
+	u64 w01 = (u64)wx * (65536 - wy);
+	u64 w10 = (u64)(65536 - wx) * wy;
+	u64 w11 = (u64)wx * wy;
+
+	return (w00 * p00 + w01 * p01 + w10 * p10 + w11 * p11 +
+		(1ULL << 31)) >> 32;
+}
+
+/* Resample one chunk of @n output pixels from the source spans. */
+static void atomkms_resample(const struct atomkms_line_ctx *ctx,
+			     bool bilinear, u32 wy, u32 n)
+{
+	const struct atomkms_px *t0 = ctx->tmp0, *t1 = ctx->tmp1;
+	struct atomkms_px *o = ctx->line;
+	u32 i;
+
+	if (!bilinear) {
+		for (i = 0; i < n; i++)
+			o[i] = t0[ctx->idx0[i]];
+		return;
+	}
+	if (!wy) {
+		for (i = 0; i < n; i++) {
+			const struct atomkms_px *p = &t0[ctx->idx0[i]];
+			const struct atomkms_px *q = &t0[ctx->idx1[i]];
+			u32 w = ctx->wx[i];
+
+			o[i].a = atomkms_lerp(p->a, q->a, w);
+			o[i].r = atomkms_lerp(p->r, q->r, w);
+			o[i].g = atomkms_lerp(p->g, q->g, w);
+			o[i].b = atomkms_lerp(p->b, q->b, w);
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct atomkms_px *p = &t0[ctx->idx0[i]];
+		const struct atomkms_px *q = &t0[ctx->idx1[i]];
+		const struct atomkms_px *u = &t1[ctx->idx0[i]];
+		const struct atomkms_px *v = &t1[ctx->idx1[i]];
+		u32 w = ctx->wx[i];
+
+		o[i].a = atomkms_lerp2(p->a, q->a, u->a, v->a, w, wy);
+		o[i].r = atomkms_lerp2(p->r, q->r, u->r, v->r, w, wy);
+		o[i].g = atomkms_lerp2(p->g, q->g, u->g, v->g, w, wy);
+		o[i].b = atomkms_lerp2(p->b, q->b, u->b, v->b, w, wy);
+	}
+}
+
+/*
+ * The general path for one output line @y of a plane: every format, blend
+ * mode, rotation and scale. Scaled lines go in chunks whose source span
+ * fits the span buffers, so any scaling factor works with any scratch.
+ */
+static void atomkms_line_general(const struct atomkms_line_ctx *ctx,
+				 const struct atomkms_plane_job *job,
+				 const struct atomkms_plane_src *src, s32 y)
+{
+	bool bilinear = job->filter == ATOMKMS_FILTER_BILINEAR;
+	u32 n = job->x2 - job->x1;
+	u32 j = y - job->dst_y;
+	u32 done = 0, wy = 0, r = job->r0;
+	u64 q = job->q0, pv;
+	s32 b0, b1;
+
+	if (job->flags & ATOMKMS_JOB_UNSCALED) {
+		atomkms_read_rotated(job, src,
+				     (s32)(job->rx >> 16) + job->x1 - job->dst_x,
+				     (s32)(job->ry >> 16) + j, n, ctx->line);
+		atomkms_finish(ctx, job, ctx->line, job->x1, n);
+		return;
+	}
+
+	pv = job->ry + div_u64((2 * (u64)j + 1) * job->rh, 2 * job->dst_h);
+	if (bilinear) {
+		s64 t = (s64)pv - 0x8000;
+
+		b0 = atomkms_clamp(t >> 16, job->bmin, job->bmax);
+		b1 = atomkms_clamp((t >> 16) + 1, job->bmin, job->bmax);
+		wy = t & 0xffff;
+	} else {
+		b0 = atomkms_clamp(pv >> 16, job->bmin, job->bmax);
+		b1 = b0;
+	}
+
+	while (done < n) {
+		s32 lo = 0, hi = 0;
+		u32 k;
+
+		for (k = 0; done + k < n; k++) {
+			u64 p = job->rx + q;
+			s32 a0, a1;
+			u32 w = 0;
+
+			if (bilinear) {
+				s64 t = (s64)p - 0x8000;
+
+				a0 = atomkms_clamp(t >> 16, job->amin,
+						   job->amax);
+				a1 = atomkms_clamp((t >> 16) + 1, job->amin,
+						   job->amax);
+				w = t & 0xffff;
+			} else {
+				a0 = atomkms_clamp(p >> 16, job->amin,
+						   job->amax);
+				a1 = a0;
+			}
+			if (!k)
+				lo = a0;
+			if ((u32)(a1 - lo) >= ctx->tmp_len)
+				break;
+			ctx->idx0[k] = a0 - lo;
+			ctx->idx1[k] = a1 - lo;
+			ctx->wx[k] = w;
+			hi = a1;
+			q += job->sq;
+			r += job->sr;
+			if (r >= job->den) {
+				r -= job->den;
+				q++;
+			}
+		}
+		atomkms_read_rotated(job, src, lo, b0, hi - lo + 1, ctx->tmp0);
+		if (wy && b1 != b0)
+			atomkms_read_rotated(job, src, lo, b1, hi - lo + 1,
+					     ctx->tmp1);
+		else if (wy)
+			wy = 0;	/* both rows are the same: 1D */
+		atomkms_resample(ctx, bilinear, wy, k);
+		atomkms_finish(ctx, job, ctx->line, job->x1 + done, k);
+		done += k;
+	}
+}
+
+/*
+ * Fast path: an opaque, unscaled RGB plane (any rotation) is read straight
+ * into the output line. Equal to the general path: blend none at alpha
+ * 0xffff is a copy, and in 8-bit frames these readers give multiples of
+ * 257 already.
+ */
+static void atomkms_line_direct(const struct atomkms_line_ctx *ctx,
+				const struct atomkms_plane_job *job,
+				const struct atomkms_plane_src *src, s32 y)
+{
+	atomkms_read_rotated(job, src,
+			     (s32)(job->rx >> 16) + job->x1 - job->dst_x,
+			     (s32)(job->ry >> 16) + y - job->dst_y,
+			     job->x2 - job->x1, ctx->acc + job->x1);
+}
+
+static __always_inline const u8 *
+atomkms_unrotated_src(const struct atomkms_plane_job *job,
+		      const struct atomkms_plane_src *src, s32 y, u32 cpp)
+{
+	s32 fx = (s32)(job->rx >> 16) + job->x1 - job->dst_x;
+	s32 fy = (s32)(job->ry >> 16) + y - job->dst_y;
+
+	return src->map[0] + (ptrdiff_t)fy * src->pitch[0] +
+	       (ptrdiff_t)fx * cpp;
+}
+
+/*
+ * Fast path: premultiplied ARGB8888 OVER, plane alpha 0xffff, unscaled and
+ * unrotated, in an 8-bit frame: pixman's OVER, straight from memory, with
+ * opaque and fully transparent pixels short-cut.
+ */
+static void atomkms_line_over8(const struct atomkms_line_ctx *ctx,
+			       const struct atomkms_plane_job *job,
+			       const struct atomkms_plane_src *src, s32 y)
+{
+	const u8 *p = atomkms_unrotated_src(job, src, y, 4);
+	struct atomkms_px *d = ctx->acc + job->x1;
+	u32 n = job->x2 - job->x1;
+	u32 i, ia;
+
+	for (i = 0; i < n; i++, p += 4) {
+		u32 sa = p[3];
+
+		if (sa == 0xff) {
+			d[i].r = p[2] * 257;
+			d[i].g = p[1] * 257;
+			d[i].b = p[0] * 257;
+			continue;
+		}
+		if (!(sa | p[2] | p[1] | p[0]))
+			continue;
+		ia = 255 - sa;
+		d[i].r = atomkms_sat8(p[2] + atomkms_mul8(d[i].r >> 8, ia));
+		d[i].g = atomkms_sat8(p[1] + atomkms_mul8(d[i].g >> 8, ia));
+		d[i].b = atomkms_sat8(p[0] + atomkms_mul8(d[i].b >> 8, ia));
+	}
+}
+
+/* As atomkms_line_over8(), with plane alpha (cairo's paint_with_alpha). */
+static void atomkms_line_over8_alpha(const struct atomkms_line_ctx *ctx,
+				     const struct atomkms_plane_job *job,
+				     const struct atomkms_plane_src *src, s32 y)
+{
+	const u8 *p = atomkms_unrotated_src(job, src, y, 4);
+	struct atomkms_px *d = ctx->acc + job->x1;
+	u32 n = job->x2 - job->x1;
+	u32 pa = job->alpha >> 8;
+	u32 i, ia;
+
+	for (i = 0; i < n; i++, p += 4) {
+		if (!(p[3] | p[2] | p[1] | p[0]))
+			continue;
+		ia = 255 - atomkms_mul8(p[3], pa);
+		d[i].r = atomkms_sat8(atomkms_mul8(p[2], pa) +
+				      atomkms_mul8(d[i].r >> 8, ia));
+		d[i].g = atomkms_sat8(atomkms_mul8(p[1], pa) +
+				      atomkms_mul8(d[i].g >> 8, ia));
+		d[i].b = atomkms_sat8(atomkms_mul8(p[0], pa) +
+				      atomkms_mul8(d[i].b >> 8, ia));
+	}
+}
+
+/*
+ * The fast path table, searched in order once per plane per frame; the
+ * general path is the final wildcard. @fourcc 0 matches any RGB format;
+ * @prec 8 only matches 8-bit frames, 0 any frame.
+ */
+struct atomkms_fast_path {
+	u32 fourcc;
+	u8 op;
+	u8 prec;
+	u32 flags;
+	atomkms_plane_line_fn fn;
+};
+
+static const struct atomkms_fast_path atomkms_fast_path_table[] = {
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, 8,
+	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED | ATOMKMS_JOB_FULL_ALPHA,
+	  atomkms_line_over8 },
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, 8,
+	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED,
+	  atomkms_line_over8_alpha },
+	{ 0, ATOMKMS_BLEND_PIXEL_NONE, 0,
+	  ATOMKMS_JOB_OPAQUE | ATOMKMS_JOB_UNSCALED,
+	  atomkms_line_direct },
+};
+
+static atomkms_plane_line_fn
+atomkms_fast_path_lookup(const struct atomkms_plane_job *job, bool prec8)
+{
+	u32 i;
+
+	if (!atomkms_compose_fast_paths)
+		return atomkms_line_general;
+	for (i = 0; i < ARRAY_SIZE(atomkms_fast_path_table); i++) {
+		const struct atomkms_fast_path *f = &atomkms_fast_path_table[i];
+
+		if (f->fourcc ? f->fourcc != job->fmt->fourcc :
+		    job->fmt->is_yuv)
+			continue;
+		if (f->op != job->op || (f->prec == 8 && !prec8) ||
+		    (job->flags & f->flags) != f->flags)
+			continue;
+		return f->fn;
+	}
+	return atomkms_line_general;
+}
+
+/* Does opaque plane @job cover [x1, x2) of line @y? */
+static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
+				  s32 x1, s32 x2)
+{
+	return job && (job->flags & ATOMKMS_JOB_OPAQUE) && y >= job->y1 &&
+	       y < job->y2 && job->x1 <= x1 && job->x2 >= x2;
+}
+
+static void atomkms_sinks(const struct atomkms_frame *f,
+			  const struct atomkms_line_ctx *ctx,
+			  struct atomkms_scratch *s, u32 y, u32 *crc)
+{
+	const struct atomkms_px *px = ctx->acc;
+	u32 x;
+
+	if (f->line_sink)
+		f->line_sink(f->sink_ctx, y, px, f->width);
+	if (f->crc) {
+		u8 *o = ctx->out8;
+
+		/* XRGB8888, little endian, X = 0. */
+		for (x = 0; x < f->width; x++, o += 4) {
+			o[0] = px[x].b >> 8;
+			o[1] = px[x].g >> 8;
+			o[2] = px[x].r >> 8;
+			o[3] = 0;
+		}
+		*crc = atomkms_crc32_le(&s->crc, *crc, ctx->out8,
+					4 * (size_t)f->width);
+	}
+	if (f->wb)
+		atomkms_writeback_line(f->wb, y, px, f->width);
+}
+
+/**
+ * atomkms_compose_frame - compose one frame into its sinks
+ * @frame: output size, planes, colour pipeline and sinks
+ * @scratch: the CRTC's scratch buffer, from atomkms_compose_scratch_init()
+ *
+ * Composes line by line: black background, the planes in order (planes
+ * covered on a line by an opaque plane above are skipped), the colour
+ * pipeline, then the sinks. The CRC is crc32_le(0, ...) over the frame
+ * converted to XRGB8888 (each channel v >> 8, X byte 0, little endian),
+ * line after line: equal 8-bit pixels give equal CRCs, whatever planes and
+ * formats produced them. Jobs whose destination does not fit the frame
+ * are skipped.
+ *
+ * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
+ * limit cannot take (nothing is written then).
+ */
+int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
+{
+	const struct atomkms_plane_job *jobs[ATOMKMS_COMPOSE_MAX_PLANES];
+	atomkms_plane_line_fn fns[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct atomkms_scratch *s = scratch;
+	struct atomkms_color_prep color;
+	struct atomkms_line_ctx ctx;
+	bool has_color, cull = atomkms_compose_fast_paths;
+	s32 w = frame->width, h = frame->height;
+	s32 n = frame->num_planes, y, k, m, start;
+	u32 crc = 0;
+
+	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
+	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
+	    frame->num_planes > ATOMKMS_COMPOSE_MAX_PLANES)
+		return -ATOMKMS_EINVAL;
+
+	atomkms_line_ctx_init(&ctx, s);
+	ctx.prec8 = true;
+	for (k = 0; k < n; k++) {
+		const struct atomkms_plane_job *job = frame->planes[k].job;
+
+		jobs[k] = NULL;
+		if (!job || !job->visible || job->x2 > w || job->y2 > h)
+			continue;
+		jobs[k] = job;
+		if (job->fmt->depth > 8)
+			ctx.prec8 = false;
+	}
+	for (k = 0; k < n; k++)
+		if (jobs[k])
+			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx.prec8);
+	has_color = atomkms_color_prepare(&color, frame->color);
+
+	for (y = 0; y < h; y++) {
+		start = -1;
+		if (cull) {
+			for (k = n - 1; k >= 0; k--)
+				if (atomkms_covers(jobs[k], y, 0, w))
+					break;
+			start = k;
+		}
+		if (start < 0) {
+			for (k = 0; k < w; k++)
+				ctx.acc[k] = (struct atomkms_px){ 0xffff, 0, 0, 0 };
+			start = 0;
+		}
+		for (k = start; k < n; k++) {
+			const struct atomkms_plane_job *job = jobs[k];
+
+			if (!job || y < job->y1 || y >= job->y2)
+				continue;
+			if (cull) {
+				for (m = k + 1; m < n; m++)
+					if (atomkms_covers(jobs[m], y, job->x1,
+							   job->x2))
+						break;
+				if (m < n)
+					continue;
+			}
+			fns[k](&ctx, job, &frame->planes[k].src, y);
+		}
+		if (has_color)
+			atomkms_color_apply_line(&color, ctx.acc, w);
+		atomkms_sinks(frame, &ctx, s, y, &crc);
+	}
+	if (frame->crc)
+		*frame->crc = crc;
+	return 0;
+}

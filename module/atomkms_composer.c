@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel side of the compositor: runs the pure-C core (atomkms_compose.c)
+ * for a CRTC after each vblank while someone consumes the result, and
+ * reports CRCs through the DRM debugfs CRC API (source "auto").
+ *
+ * The vblank timer only records which frames want a CRC and queues the
+ * work; the work composes the committed state that atomic_flush published
+ * and emits one CRC entry per frame it covers, so frames it fell behind on
+ * are still reported with their own numbers.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <drm/drm_debugfs_crc.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "atomkms_drv.h"
+
+static void atomkms_compose_worker(struct work_struct *work)
+{
+	struct atomkms_crtc *akcrtc =
+		container_of(work, struct atomkms_crtc, compose_work);
+	struct drm_crtc *crtc = &akcrtc->base;
+	struct atomkms_crtc_state *state;
+	struct atomkms_frame frame;
+	u64 start, end, n;
+	bool crc;
+	u32 value = 0;
+
+	spin_lock_irq(&akcrtc->compose_lock);
+	state = akcrtc->active;
+	start = akcrtc->frame_start;
+	end = akcrtc->frame_end;
+	crc = akcrtc->crc_enabled && akcrtc->frame_pending;
+	akcrtc->frame_pending = false;
+	spin_unlock_irq(&akcrtc->compose_lock);
+
+	if (!state || !crc)
+		return;
+
+	/*
+	 * The state stays alive until the commit that replaces it has
+	 * flushed this work: see atomkms_crtc_flush_composer().
+	 */
+	frame = state->frame;
+	frame.crc = &value;
+	if (atomkms_compose_frame(&frame, akcrtc->scratch)) {
+		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed\n",
+			       crtc->base.id, crtc->name);
+		return;
+	}
+
+	for (n = start; n <= end; n++)
+		drm_crtc_add_crc_entry(crtc, true, n, &value);
+}
+
+/**
+ * atomkms_composer_vblank - note a vblank for the compositor
+ * @akcrtc: the CRTC, from its vblank timer (hard interrupt context)
+ */
+void atomkms_composer_vblank(struct atomkms_crtc *akcrtc)
+{
+	bool queue = false;
+	u64 frame;
+
+	spin_lock(&akcrtc->compose_lock);
+	if (akcrtc->crc_enabled && akcrtc->active) {
+		frame = drm_crtc_accurate_vblank_count(&akcrtc->base);
+		if (!akcrtc->frame_pending)
+			akcrtc->frame_start = frame;
+		else
+			drm_dbg_driver(akcrtc->base.dev,
+				       "[CRTC:%d] compositor behind: frames %llu-%llu\n",
+				       akcrtc->base.base.id,
+				       akcrtc->frame_start, frame);
+		akcrtc->frame_end = frame;
+		akcrtc->frame_pending = true;
+		queue = true;
+	}
+	spin_unlock(&akcrtc->compose_lock);
+
+	if (queue)
+		queue_work(akcrtc->compose_wq, &akcrtc->compose_work);
+}
+
+/**
+ * atomkms_composer_publish - hand the compositor a new committed state
+ * @akcrtc: the CRTC
+ * @akstate: its new state with @akstate->frame filled in, or NULL when the
+ *           CRTC is switched off
+ */
+void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
+			      struct atomkms_crtc_state *akstate)
+{
+	spin_lock_irq(&akcrtc->compose_lock);
+	akcrtc->active = akstate;
+	spin_unlock_irq(&akcrtc->compose_lock);
+}
+
+static const char *const atomkms_crc_sources[] = { "auto" };
+
+static bool atomkms_crc_source_valid(const char *src)
+{
+	return !src || !*src || !strcmp(src, "auto");
+}
+
+int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
+			      size_t *values_cnt)
+{
+	if (!atomkms_crc_source_valid(src)) {
+		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] unknown CRC source %s\n",
+			       crtc->base.id, crtc->name, src);
+		return -EINVAL;
+	}
+	*values_cnt = 1;
+	return 0;
+}
+
+int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src)
+{
+	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
+
+	if (!atomkms_crc_source_valid(src))
+		return -EINVAL;
+
+	spin_lock_irq(&akcrtc->compose_lock);
+	akcrtc->crc_enabled = src && *src;
+	akcrtc->frame_pending = false;
+	spin_unlock_irq(&akcrtc->compose_lock);
+	return 0;
+}
+
+const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
+					   size_t *count)
+{
+	*count = ARRAY_SIZE(atomkms_crc_sources);
+	return atomkms_crc_sources;
+}
+
+static void atomkms_composer_fini(struct drm_device *drm, void *data)
+{
+	struct atomkms_crtc *akcrtc = data;
+
+	destroy_workqueue(akcrtc->compose_wq);
+	kvfree(akcrtc->scratch);
+}
+
+/**
+ * atomkms_composer_init - set up a CRTC's compositor
+ * @akcrtc: the CRTC
+ * @index: its index, for the workqueue's name
+ * @max_width: the widest mode it may scan out
+ *
+ * Allocates the line buffers once, for @max_width, so that neither a
+ * commit nor a frame ever allocates.
+ *
+ * Return: 0 or a negative errno; freed with the drm_device.
+ */
+int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,
+			  u32 max_width)
+{
+	struct drm_device *drm = akcrtc->base.dev;
+	int ret;
+
+	spin_lock_init(&akcrtc->compose_lock);
+	INIT_WORK(&akcrtc->compose_work, atomkms_compose_worker);
+
+	akcrtc->scratch = kvmalloc(atomkms_compose_scratch_size(max_width),
+				   GFP_KERNEL);
+	if (!akcrtc->scratch)
+		return -ENOMEM;
+	ret = atomkms_compose_scratch_init(akcrtc->scratch, max_width);
+	if (ret) {
+		kvfree(akcrtc->scratch);
+		return ret;
+	}
+
+	akcrtc->compose_wq = alloc_ordered_workqueue("atomkms-crtc%u",
+						     WQ_HIGHPRI, index);
+	if (!akcrtc->compose_wq) {
+		kvfree(akcrtc->scratch);
+		return -ENOMEM;
+	}
+
+	return drmm_add_action_or_reset(drm, atomkms_composer_fini, akcrtc);
+}
