@@ -554,7 +554,8 @@ static void atomkms_sinks(const struct atomkms_frame *f,
  *
  * Composes line by line: black background, the planes in order (planes
  * covered on a line by an opaque plane above are skipped), the colour
- * pipeline, then the sinks. The CRC is crc32_le(0, ...) over the frame
+ * pipeline, then the sinks. The CRC is ~crc32_le(~0, ...) (the IEEE CRC-32,
+ * never 0 for a black frame, which igt flags as suspicious) over the frame
  * converted to XRGB8888 (each channel v >> 8, X byte 0, little endian),
  * line after line: equal 8-bit pixels give equal CRCs, whatever planes and
  * formats produced them. Jobs whose destination does not fit the frame
@@ -573,7 +574,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	bool has_color, cull = atomkms_compose_fast_paths;
 	s32 w = frame->width, h = frame->height;
 	s32 n = frame->num_planes, y, k, m, start;
-	u32 crc = 0;
+	u32 crc = ~0u;
 
 	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
@@ -630,6 +631,6 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 		atomkms_sinks(frame, &ctx, s, y, &crc);
 	}
 	if (frame->crc)
-		*frame->crc = crc;
+		*frame->crc = ~crc;
 	return 0;
 }

@@ -7,8 +7,10 @@
  * The vblank timer only records which frames want a CRC and queues the
  * work; the work composes the committed state that atomic_flush published
  * and emits one CRC entry per frame it covers, so frames it fell behind on
- * are still reported with their own numbers.
+ * are still reported with their own numbers. A queued writeback job gets
+ * the next frame composed into its buffer, then its fence signalled.
  */
+#include <linux/circ_buf.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -17,8 +19,26 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
+#include <drm/drm_writeback.h>
 
 #include "atomkms_drv.h"
+
+/*
+ * Room left in the CRC queue userspace reads from debugfs. Entries beyond
+ * it would be dropped by drm_crtc_add_crc_entry() with an error message
+ * per frame; a reader that stalls just loses the oldest frames instead.
+ */
+static unsigned int atomkms_crc_space(struct drm_crtc *crtc)
+{
+	struct drm_crtc_crc *crc = &crtc->crc;
+	unsigned int space = 0;
+
+	spin_lock_irq(&crc->lock);
+	if (crc->entries)
+		space = CIRC_SPACE(crc->head, crc->tail, DRM_CRC_ENTRIES_NR);
+	spin_unlock_irq(&crc->lock);
+	return space;
+}
 
 static void atomkms_compose_worker(struct work_struct *work)
 {
@@ -26,10 +46,13 @@ static void atomkms_compose_worker(struct work_struct *work)
 		container_of(work, struct atomkms_crtc, compose_work);
 	struct drm_crtc *crtc = &akcrtc->base;
 	struct atomkms_crtc_state *state;
+	struct atomkms_writeback wb;
 	struct atomkms_frame frame;
+	unsigned int wb_jobs, space, i;
 	u64 start, end, n;
 	bool crc;
 	u32 value = 0;
+	int ret;
 
 	spin_lock_irq(&akcrtc->compose_lock);
 	state = akcrtc->active;
@@ -37,9 +60,12 @@ static void atomkms_compose_worker(struct work_struct *work)
 	end = akcrtc->frame_end;
 	crc = akcrtc->crc_enabled && akcrtc->frame_pending;
 	akcrtc->frame_pending = false;
+	wb_jobs = state ? akcrtc->wb_jobs : 0;
+	akcrtc->wb_jobs -= wb_jobs;
+	wb = akcrtc->wb_target;
 	spin_unlock_irq(&akcrtc->compose_lock);
 
-	if (!state || !crc)
+	if (!state || (!crc && !wb_jobs))
 		return;
 
 	/*
@@ -47,15 +73,56 @@ static void atomkms_compose_worker(struct work_struct *work)
 	 * flushed this work: see atomkms_crtc_flush_composer().
 	 */
 	frame = state->frame;
-	frame.crc = &value;
-	if (atomkms_compose_frame(&frame, akcrtc->scratch)) {
-		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed\n",
-			       crtc->base.id, crtc->name);
-		return;
-	}
+	frame.crc = crc ? &value : NULL;
+	frame.wb = wb_jobs ? &wb : NULL;
+	ret = atomkms_compose_frame(&frame, akcrtc->scratch);
+	if (ret)
+		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed: %d\n",
+			       crtc->base.id, crtc->name, ret);
 
-	for (n = start; n <= end; n++)
-		drm_crtc_add_crc_entry(crtc, true, n, &value);
+	/*
+	 * Vblanks that passed while we composed showed the same committed
+	 * state: report them now rather than one composition later.
+	 */
+	spin_lock_irq(&akcrtc->compose_lock);
+	if (crc && akcrtc->active == state && akcrtc->frame_pending) {
+		end = akcrtc->frame_end;
+		akcrtc->frame_pending = false;
+	}
+	spin_unlock_irq(&akcrtc->compose_lock);
+
+	/* Jobs queued faster than frames all complete with the newest. */
+	for (i = 0; i < wb_jobs; i++)
+		drm_writeback_signal_completion(&akcrtc->wb, ret);
+	if (crc && !ret) {
+		space = atomkms_crc_space(crtc);
+		if (end - start >= space) {
+			drm_dbg_driver(crtc->dev,
+				       "[CRTC:%d:%s] CRC reader behind, frames %llu-%llu dropped\n",
+				       crtc->base.id, crtc->name, start,
+				       end - space);
+			start = end + 1 - space;
+		}
+		for (n = start; n <= end; n++)
+			drm_crtc_add_crc_entry(crtc, true, n, &value);
+	}
+}
+
+/**
+ * atomkms_composer_cancel_wb - fail the writeback jobs the CRTC never ran
+ * @akcrtc: the CRTC, being switched off with its compositor stopped
+ */
+void atomkms_composer_cancel_wb(struct atomkms_crtc *akcrtc)
+{
+	unsigned int wb_jobs;
+
+	spin_lock_irq(&akcrtc->compose_lock);
+	wb_jobs = akcrtc->wb_jobs;
+	akcrtc->wb_jobs = 0;
+	spin_unlock_irq(&akcrtc->compose_lock);
+
+	while (wb_jobs--)
+		drm_writeback_signal_completion(&akcrtc->wb, -ECANCELED);
 }
 
 /**
@@ -68,6 +135,8 @@ void atomkms_composer_vblank(struct atomkms_crtc *akcrtc)
 	u64 frame;
 
 	spin_lock(&akcrtc->compose_lock);
+	if (akcrtc->active && akcrtc->wb_jobs)
+		queue = true;
 	if (akcrtc->crc_enabled && akcrtc->active) {
 		frame = drm_crtc_accurate_vblank_count(&akcrtc->base);
 		if (!akcrtc->frame_pending)
@@ -98,6 +167,10 @@ void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
 {
 	spin_lock_irq(&akcrtc->compose_lock);
 	akcrtc->active = akstate;
+	if (akstate && akstate->wb_queued) {
+		akcrtc->wb_jobs++;
+		akcrtc->wb_target = akstate->wb;
+	}
 	spin_unlock_irq(&akcrtc->compose_lock);
 }
 

@@ -94,6 +94,7 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	/* Derived fields are derived again by atomic_check and flush. */
 	state->frame_ns = to_atomkms_crtc_state(crtc->state)->frame_ns;
+	state->wb_queued = false;
 	return &state->base;
 }
 
@@ -281,6 +282,8 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
 	hrtimer_cancel(&akcrtc->vblank_timer);
+	flush_work(&akcrtc->compose_work);
+	atomkms_composer_cancel_wb(akcrtc);
 
 	/* An event on a commit that switches the CRTC off has no vblank. */
 	if (crtc->state->event && !crtc->state->active) {
@@ -311,7 +314,7 @@ static void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 
 		cur = (struct atomkms_frame_plane){ .job = &akps->job };
 		for (i = 0; i < ps->fb->format->num_planes && i < 3; i++) {
-			cur.src.map[i] = akps->base.data[i].vaddr;
+			cur.src.map[i] = to_atomkms_fb(ps->fb)->data[i].vaddr;
 			cur.src.pitch[i] = ps->fb->pitches[i];
 		}
 		/* Insertion sort on the normalized zpos: at most 16 planes. */
@@ -320,7 +323,7 @@ static void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 				container_of(fp[j - 1].job,
 					     struct atomkms_plane_state, job);
 
-			if (prev->base.base.normalized_zpos <= ps->normalized_zpos)
+			if (prev->base.normalized_zpos <= ps->normalized_zpos)
 				break;
 			fp[j] = fp[j - 1];
 		}

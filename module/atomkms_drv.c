@@ -49,6 +49,16 @@ module_param(max_scale_factor, uint, 0444);
 MODULE_PARM_DESC(max_scale_factor,
 		 "Planes scale up and down by at most this factor, 1 to 16 (default 4)");
 
+static bool crossbar;
+module_param(crossbar, bool, 0444);
+MODULE_PARM_DESC(crossbar,
+		 "Any connector may be driven by any CRTC, several at once (clone mode) (default off)");
+
+static bool enable_writeback = true;
+module_param(enable_writeback, bool, 0444);
+MODULE_PARM_DESC(enable_writeback,
+		 "Give each CRTC a writeback connector (default on)");
+
 static bool enable_cursor = true;
 module_param(enable_cursor, bool, 0444);
 MODULE_PARM_DESC(enable_cursor, "Give each CRTC a cursor plane (default on)");
@@ -146,7 +156,7 @@ static const struct drm_mode_config_helper_funcs atomkms_mode_config_helpers = {
 };
 
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
-	.fb_create	= drm_gem_fb_create_with_dirty,
+	.fb_create	= atomkms_fb_create,
 	.atomic_check	= drm_atomic_helper_check,
 	.atomic_commit	= drm_atomic_helper_commit,
 };
@@ -237,7 +247,15 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 		ret = atomkms_output_create(akdev, akcrtc, i);
 		if (ret)
 			return ret;
+		if (cfg->writeback) {
+			ret = atomkms_wb_connector_create(akdev, akcrtc);
+			if (ret)
+				return ret;
+		}
 	}
+
+	if (cfg->crossbar)
+		atomkms_output_crossbar(akdev);
 
 	ret = drm_vblank_init(drm, cfg->num_crtcs);
 	if (ret)
@@ -310,6 +328,8 @@ static int __init atomkms_init(void)
 		.num_overlays = num_overlays,
 		.shared_overlays = shared_overlays,
 		.cursor = enable_cursor,
+		.writeback = enable_writeback,
+		.crossbar = crossbar,
 		.min_scale = max_scale_factor ?
 			     (1 << 16) / max_scale_factor : 0,
 		.max_scale = max_scale_factor << 16,

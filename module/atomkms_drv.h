@@ -11,6 +11,7 @@
 #define ATOMKMS_DRV_H
 
 #include <linux/hrtimer.h>
+#include <linux/iosys-map.h>
 #include <linux/ktime.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -19,8 +20,9 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
-#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_framebuffer.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_writeback.h>
 
 #include "atomkms_compose.h"
 
@@ -42,6 +44,9 @@
  * @num_overlays: overlay planes created per CRTC
  * @shared_overlays: every overlay may feed every CRTC (possible_crtcs)
  * @cursor: give each CRTC a cursor plane
+ * @writeback: give each CRTC a writeback connector
+ * @crossbar: every virtual encoder may be driven by every CRTC, and any
+ *            set of them by one CRTC (clone mode)
  * @refresh: refresh rate of each CRTC's preferred mode, in Hz
  * @min_scale: smallest src/dst ratio (16.16) of a scaled plane
  * @max_scale: largest src/dst ratio (16.16) of a scaled plane
@@ -58,11 +63,30 @@ struct atomkms_config {
 	unsigned int num_overlays;
 	bool shared_overlays;
 	bool cursor;
+	bool writeback;
+	bool crossbar;
 	unsigned int refresh[ATOMKMS_MAX_CRTCS];
 	int min_scale, max_scale;
 	unsigned int max_width, max_height;
 	unsigned int pref_width, pref_height;
 };
+
+/**
+ * struct atomkms_fb - a framebuffer, mapped for its whole life
+ * @base: the DRM framebuffer; first, as drm_gem_fb_destroy() frees it
+ * @map: the vmap of each GEM object
+ * @data: the address of each plane's first pixel (map + offset)
+ */
+struct atomkms_fb {
+	struct drm_framebuffer base;
+	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
+};
+
+static inline struct atomkms_fb *to_atomkms_fb(struct drm_framebuffer *fb)
+{
+	return container_of(fb, struct atomkms_fb, base);
+}
 
 /**
  * struct atomkms_plane - a universal plane
@@ -74,12 +98,11 @@ struct atomkms_plane {
 
 /**
  * struct atomkms_plane_state - our plane state
- * @base: the shadow-plane state, whose @data maps the framebuffer from
- *        prepare_fb to cleanup_fb (the compositor reads planes through it)
+ * @base: the DRM plane state
  * @job: what the compositor does with this plane, derived in atomic_check
  */
 struct atomkms_plane_state {
-	struct drm_shadow_plane_state base;
+	struct drm_plane_state base;
 	struct atomkms_plane_job job;
 };
 
@@ -93,6 +116,9 @@ struct atomkms_plane_state {
  * @planes: the visible planes in ascending zpos, with their mapped sources;
  *          filled by atomic_flush, when the framebuffers are mapped
  * @frame: the compositor's frame description, pointing at @planes and @color
+ * @wb: where this commit's writeback job wants the frame
+ * @wb_queued: this commit queued a writeback job; filled by the writeback
+ *             connector's atomic_commit, consumed by atomic_flush
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
@@ -100,6 +126,8 @@ struct atomkms_crtc_state {
 	struct atomkms_color color;
 	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame frame;
+	struct atomkms_writeback wb;
+	bool wb_queued;
 };
 
 /**
@@ -128,6 +156,10 @@ struct atomkms_crtc_state {
  * @frame_start: first vblank not yet given a CRC
  * @frame_end: latest vblank to give a CRC
  * @frame_pending: @frame_start..@frame_end wait for @compose_work
+ * @wb: its writeback connector, if @has_wb
+ * @has_wb: @wb exists
+ * @wb_jobs: writeback jobs queued but not yet signalled (@compose_lock)
+ * @wb_target: where the newest of them wants the frame (@compose_lock)
  */
 struct atomkms_crtc {
 	struct drm_crtc base;
@@ -144,6 +176,11 @@ struct atomkms_crtc {
 	bool crc_enabled;
 	u64 frame_start, frame_end;
 	bool frame_pending;
+
+	struct drm_writeback_connector wb;
+	bool has_wb;
+	unsigned int wb_jobs;
+	struct atomkms_writeback wb_target;
 };
 
 /**
@@ -163,11 +200,13 @@ struct atomkms_output {
  * @drm: the DRM device
  * @config: the topology it was built from
  * @crtcs: the display pipes, @config.num_crtcs of them
+ * @outputs: the encoder and connector of each pipe
  */
 struct atomkms_device {
 	struct drm_device drm;
 	struct atomkms_config config;
 	struct atomkms_crtc *crtcs[ATOMKMS_MAX_CRTCS];
+	struct atomkms_output *outputs[ATOMKMS_MAX_CRTCS];
 };
 
 static inline struct atomkms_device *to_atomkms_device(struct drm_device *drm)
@@ -189,8 +228,13 @@ to_atomkms_crtc_state(struct drm_crtc_state *state)
 static inline struct atomkms_plane_state *
 to_atomkms_plane_state(struct drm_plane_state *state)
 {
-	return container_of(state, struct atomkms_plane_state, base.base);
+	return container_of(state, struct atomkms_plane_state, base);
 }
+
+/* atomkms_fb.c */
+struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
+					  struct drm_file *file,
+					  const struct drm_mode_fb_cmd2 *mode_cmd);
 
 /* atomkms_plane.c */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
@@ -218,8 +262,15 @@ int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
 const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
 					   size_t *count);
 
+void atomkms_composer_cancel_wb(struct atomkms_crtc *akcrtc);
+
+/* atomkms_wb_connector.c */
+int atomkms_wb_connector_create(struct atomkms_device *akdev,
+				struct atomkms_crtc *akcrtc);
+
 /* atomkms_output.c */
 int atomkms_output_create(struct atomkms_device *akdev,
 			  struct atomkms_crtc *crtc, unsigned int index);
+void atomkms_output_crossbar(struct atomkms_device *akdev);
 
 #endif /* ATOMKMS_DRV_H */

@@ -141,6 +141,7 @@ int atomkms_output_create(struct atomkms_device *akdev,
 	if (!out)
 		return -ENOMEM;
 	out->index = index;
+	akdev->outputs[index] = out;
 
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
@@ -163,4 +164,24 @@ int atomkms_output_create(struct atomkms_device *akdev,
 	drm_connector_set_vrr_capable_property(&out->connector, true);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
+}
+
+/**
+ * atomkms_output_crossbar - let every CRTC drive every virtual encoder
+ * @akdev: the device, with all its CRTCs and outputs created
+ *
+ * Virtual encoders may then also be cloned: one CRTC driving several
+ * connectors. Writeback encoders stay bound to their own CRTC.
+ */
+void atomkms_output_crossbar(struct atomkms_device *akdev)
+{
+	unsigned int n = akdev->config.num_crtcs, i;
+	u32 clones = 0;
+
+	for (i = 0; i < n; i++)
+		clones |= drm_encoder_mask(&akdev->outputs[i]->encoder);
+	for (i = 0; i < n; i++) {
+		akdev->outputs[i]->encoder.possible_crtcs = GENMASK(n - 1, 0);
+		akdev->outputs[i]->encoder.possible_clones = clones;
+	}
 }

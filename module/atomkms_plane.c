@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Planes: primary, overlay and cursor, all universal planes with a
- * shadow-plane state that maps the framebuffer for the compositor while
- * the state is committed. atomic_check derives the compositor's plane
- * job (clipped rectangles, reader, blend, fast-path flags) into our plane
- * state, so the frame loop recomputes nothing.
+ * Planes: primary, overlay and cursor, all universal planes. atomic_check
+ * derives the compositor's plane job (clipped rectangles, reader, blend,
+ * fast-path flags) into our plane state, so the frame loop recomputes
+ * nothing.
  */
 #include <linux/slab.h>
 
@@ -58,9 +57,9 @@ atomkms_plane_duplicate_state(struct drm_plane *plane)
 	if (!state)
 		return NULL;
 
-	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	__drm_atomic_helper_plane_duplicate_state(plane, &state->base);
 	/* The job is derived again by atomic_check. */
-	return &state->base.base;
+	return &state->base;
 }
 
 static void atomkms_plane_destroy_state(struct drm_plane *plane,
@@ -68,7 +67,7 @@ static void atomkms_plane_destroy_state(struct drm_plane *plane,
 {
 	struct atomkms_plane_state *akstate = to_atomkms_plane_state(state);
 
-	__drm_gem_destroy_shadow_plane_state(&akstate->base);
+	__drm_atomic_helper_plane_destroy_state(&akstate->base);
 	kfree(akstate);
 }
 
@@ -84,7 +83,7 @@ static void atomkms_plane_reset(struct drm_plane *plane)
 	state = kzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return;
-	__drm_gem_reset_shadow_plane(plane, &state->base);
+	__drm_atomic_helper_plane_reset(plane, &state->base);
 }
 
 static const struct drm_plane_funcs atomkms_plane_funcs = {
@@ -208,42 +207,9 @@ static void atomkms_plane_atomic_update(struct drm_plane *plane,
 	 */
 }
 
-/*
- * Map the framebuffer from prepare_fb to cleanup_fb, not just for the
- * commit (begin/end_fb_access): the compositor reads the committed planes
- * after the commit, and the commit tail stops it before cleanup_planes.
- */
-static int atomkms_plane_prepare_fb(struct drm_plane *plane,
-				    struct drm_plane_state *state)
-{
-	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
-	int ret;
-
-	if (!state->fb)
-		return 0;
-
-	ret = drm_gem_plane_helper_prepare_fb(plane, state);
-	if (ret)
-		return ret;
-	ret = drm_gem_fb_vmap(state->fb, shadow->map, shadow->data);
-	if (ret)
-		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] cannot map fb: %d\n",
-			       plane->base.id, plane->name, ret);
-	return ret;
-}
-
-static void atomkms_plane_cleanup_fb(struct drm_plane *plane,
-				     struct drm_plane_state *state)
-{
-	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
-
-	if (state->fb)
-		drm_gem_fb_vunmap(state->fb, shadow->map);
-}
-
 static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {
-	.prepare_fb	= atomkms_plane_prepare_fb,
-	.cleanup_fb	= atomkms_plane_cleanup_fb,
+	/* Fences only: atomkms framebuffers are always mapped. */
+	.prepare_fb	= drm_gem_plane_helper_prepare_fb,
 	.atomic_check	= atomkms_plane_atomic_check,
 	.atomic_update	= atomkms_plane_atomic_update,
 };

@@ -713,7 +713,7 @@ u32 ref_crc32_bitwise(u32 crc, const u8 *p, size_t len)
 
 u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
 {
-	u32 crc = 0;
+	u32 crc = ~0u;
 	size_t i;
 
 	for (i = 0; i < (size_t)width * height; i++) {
@@ -721,7 +721,7 @@ u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
 
 		crc = ref_crc32_bitwise(crc, b, 4);
 	}
-	return crc;
+	return ~crc;
 }
 
 static u8 u8_round(double v)

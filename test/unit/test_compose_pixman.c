@@ -23,7 +23,7 @@ static struct atomkms_crc32_table crct;
 static u32 pixman_crc(pixman_image_t *img)
 {
 	u32 *d = pixman_image_get_data(img);
-	u32 stride = pixman_image_get_stride(img) / 4, x, y, crc = 0;
+	u32 stride = pixman_image_get_stride(img) / 4, x, y, crc = ~0u;
 
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++) {
@@ -31,7 +31,7 @@ static u32 pixman_crc(pixman_image_t *img)
 
 			crc = atomkms_crc32_le(&crct, crc, (u8 *)&v, 4);
 		}
-	return crc;
+	return ~crc;
 }
 
 static u32 count_diff(const struct atomkms_px *img, pixman_image_t *p,

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Writeback connectors: one per CRTC. A writeback job's framebuffer is
+ * mapped like every atomkms framebuffer; the commit arms it in the CRTC state;
+ * atomic_flush hands it to the compositor, which composes the next frame
+ * into it and signals the job's out-fence.
+ */
+#include <linux/slab.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_atomic_state_helper.h>
+#include <drm/drm_edid.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_modeset_helper_vtables.h>
+#include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_writeback.h>
+
+#include "atomkms_drv.h"
+
+static const struct drm_connector_funcs atomkms_wb_connector_funcs = {
+	.fill_modes		= drm_helper_probe_single_connector_modes,
+	.destroy		= drm_connector_cleanup,
+	.reset			= drm_atomic_helper_connector_reset,
+	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
+};
+
+static int atomkms_wb_get_modes(struct drm_connector *connector)
+{
+	struct drm_device *drm = connector->dev;
+
+	return drm_add_modes_noedid(connector, drm->mode_config.max_width,
+				    drm->mode_config.max_height);
+}
+
+static int atomkms_wb_atomic_check(struct drm_connector *connector,
+				   struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	struct drm_crtc_state *crtc_state;
+	struct drm_framebuffer *fb;
+
+	if (!conn_state->writeback_job || !conn_state->writeback_job->fb ||
+	    !conn_state->crtc)
+		return 0;
+
+	/* The job is armed by the CRTC's flush: make sure it is in the commit. */
+	crtc_state = drm_atomic_get_crtc_state(state, conn_state->crtc);
+	if (IS_ERR(crtc_state))
+		return PTR_ERR(crtc_state);
+	fb = conn_state->writeback_job->fb;
+	if (fb->width != crtc_state->mode.hdisplay ||
+	    fb->height != crtc_state->mode.vdisplay) {
+		drm_dbg_atomic(connector->dev,
+			       "[CONNECTOR:%d:%s] writeback fb %ux%u, mode %ux%u\n",
+			       connector->base.id, connector->name, fb->width,
+			       fb->height, crtc_state->mode.hdisplay,
+			       crtc_state->mode.vdisplay);
+		return -EINVAL;
+	}
+	return drm_atomic_helper_check_wb_connector_state(connector, state);
+}
+
+/* Called by the commit's modeset enables: arm the job in the CRTC state. */
+static void atomkms_wb_atomic_commit(struct drm_connector *connector,
+				     struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	struct drm_writeback_connector *wb = drm_connector_to_writeback(connector);
+	struct drm_writeback_job *job = conn_state->writeback_job;
+	struct drm_crtc_state *crtc_state;
+	struct atomkms_crtc_state *akstate;
+	struct atomkms_fb *akfb;
+	struct drm_framebuffer *fb;
+	unsigned int i;
+
+	if (!job || !job->fb || !conn_state->crtc)
+		return;
+	crtc_state = drm_atomic_get_new_crtc_state(state, conn_state->crtc);
+	if (drm_WARN_ON(connector->dev, !crtc_state))
+		return;
+
+	fb = job->fb;
+	akfb = to_atomkms_fb(fb);
+	akstate = to_atomkms_crtc_state(crtc_state);
+	akstate->wb = (struct atomkms_writeback){ .fourcc = fb->format->format };
+	for (i = 0; i < fb->format->num_planes && i < 3; i++) {
+		akstate->wb.map[i] = akfb->data[i].vaddr;
+		akstate->wb.pitch[i] = fb->pitches[i];
+	}
+	akstate->wb_queued = true;
+	drm_writeback_queue_job(wb, conn_state);
+}
+
+static const struct drm_connector_helper_funcs atomkms_wb_helper_funcs = {
+	.get_modes		= atomkms_wb_get_modes,
+	.atomic_check		= atomkms_wb_atomic_check,
+	.atomic_commit		= atomkms_wb_atomic_commit,
+};
+
+/**
+ * atomkms_wb_connector_create - give a CRTC a writeback connector
+ * @akdev: the device
+ * @akcrtc: the CRTC whose frames it writes back
+ *
+ * Its formats are the compositor's writers.
+ *
+ * Return: 0 or a negative errno; cleaned up with the mode config.
+ */
+int atomkms_wb_connector_create(struct atomkms_device *akdev,
+				struct atomkms_crtc *akcrtc)
+{
+	struct drm_writeback_connector *wb = &akcrtc->wb;
+	int ret;
+
+	drm_connector_helper_add(&wb->base, &atomkms_wb_helper_funcs);
+	ret = drm_writeback_connector_init(&akdev->drm, wb,
+					   &atomkms_wb_connector_funcs, NULL,
+					   atomkms_writeback_formats,
+					   atomkms_num_writeback_formats,
+					   drm_crtc_mask(&akcrtc->base));
+	if (ret)
+		return ret;
+	akcrtc->has_wb = true;
+	return 0;
+}
