@@ -26,34 +26,48 @@ fi
 cat "$log/unit.log"
 tally "$log/unit.log"
 
-echo "== guest tests"
-tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
-qemu/run-guest.sh --name guest-tests --timeout 900 -- \
-	sh qemu/jobs/guest-tests.sh /host/build/guest/guest-tests $tests
-grc=$?
-grep '^not ok' build/guest/guest-tests/job.log 2>/dev/null || true
-if [ $grc -ne 0 ] && [ $grc -ne 1 ]; then
-	echo "guest tests: the guest run failed (exit $grc)"
-	failed=$((failed + 1))
-fi
-while read -r name rc; do
-	if [ "$rc" = 0 ]; then
-		passed=$((passed + 1))
-		echo "$name: PASS"
-	else
+# Our libdrm tests, in one guest boot per topology.
+guest_tests() {
+	name=$1
+	params=$2
+	echo "== guest tests ($name: ${params:-defaults})"
+	qemu/run-guest.sh --name "$name" --params "$params" --timeout 900 -- \
+		sh qemu/jobs/guest-tests.sh "/host/build/guest/$name" $tests
+	grc=$?
+	grep -E '^not ok|^# .*(measured|refresh|crtc [0-9]+:)' \
+		"build/guest/$name/job.log" 2>/dev/null || true
+	if [ $grc -ne 0 ] && [ $grc -ne 1 ]; then
+		echo "guest tests ($name): the guest run failed (exit $grc)"
 		failed=$((failed + 1))
-		echo "$name: FAIL (exit $rc)"
 	fi
-done < build/guest/guest-tests/guest-tests.txt
-for t in $tests; do
-	grep -q "^$(basename "$t") " build/guest/guest-tests/guest-tests.txt 2>/dev/null ||
-		{ failed=$((failed + 1)); echo "$(basename "$t"): did not run"; }
-done
+	while read -r t rc; do
+		if [ "$rc" = 0 ]; then
+			passed=$((passed + 1))
+			echo "$t ($name): PASS"
+		else
+			failed=$((failed + 1))
+			echo "$t ($name): FAIL (exit $rc)"
+		fi
+	done < "build/guest/$name/guest-tests.txt"
+	for t in $tests; do
+		grep -q "^$(basename "$t") " "build/guest/$name/guest-tests.txt" 2>/dev/null ||
+			{ failed=$((failed + 1)); echo "$(basename "$t") ($name): did not run"; }
+	done
+}
+tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
+guest_tests guest-tests ""
+guest_tests guest-tests-3crtc "num_crtcs=3 refresh=60,75,144 crossbar=1"
 
-echo "== igt (test/igt/ci.list)"
-test/run-igt.sh test/igt/ci.list igt-ci > "$log/igt.log" 2>&1
-cat "$log/igt.log"
-tally "$log/igt.log"
+# igt: the default topology, then three CRTCs at their own rates.
+igt_run() {
+	echo "== igt ($1, ${3:-defaults})"
+	test/run-igt.sh "$@" > "$log/$2.log" 2>&1
+	cat "$log/$2.log"
+	tally "$log/$2.log"
+}
+igt_run test/igt/ci.list igt-ci ""
+igt_run test/igt/ci-3crtc.list igt-ci-3crtc "num_crtcs=3 refresh=60,75,144 crossbar=1" \
+	test/igt/expected-3crtc.txt test/igt/expected.txt
 
 echo
 echo "check: $passed passed, $failed failed"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Compare an igt results.json (made by igt_results) with the expectations.
 
-Every subtest that ran must pass, unless the expectations file names it
-(exactly or by a shell glob) with another result and a reason:
+Every subtest that ran must pass, unless an expectations file names it
+(exactly or by a shell glob; the first match over the files in order wins)
+with another result and a reason:
 
     igt@kms_vblank@*-suspend      skip   # guest has no S3: QEMU disables it
 
@@ -44,12 +45,14 @@ def expected_for(name, rules):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: igt_compare.py results.json expectations LIST")
+    if len(sys.argv) < 4:
+        sys.exit("usage: igt_compare.py results.json LIST EXPECTATIONS...")
     with open(sys.argv[1]) as f:
         tests = json.load(f)["tests"]
-    rules = load_expectations(sys.argv[2])
-    with open(sys.argv[3]) as f:
+    rules = []
+    for path in sys.argv[3:]:
+        rules += load_expectations(path)
+    with open(sys.argv[2]) as f:
         listed = [l.split("#")[0].strip() for l in f]
     listed = [l for l in listed if l]
 

@@ -414,3 +414,243 @@ double mono_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+/* Kuhn's augmenting path: give connector @c a CRTC, moving others along. */
+static bool pipes_augment(int c, int ncrtcs, const uint32_t *mask,
+			  int *crtc_owner, bool *seen)
+{
+	int k;
+
+	for (k = 0; k < ncrtcs; k++) {
+		if (!(mask[c] & (1u << k)) || seen[k])
+			continue;
+		seen[k] = true;
+		if (crtc_owner[k] < 0 ||
+		    pipes_augment(crtc_owner[k], ncrtcs, mask, crtc_owner,
+				  seen)) {
+			crtc_owner[k] = c;
+			return true;
+		}
+	}
+	return false;
+}
+
+int kms_pipes_find(int fd, struct kms_pipe *pipes, int max)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	drmModeConnector **conns = NULL;
+	uint32_t *mask = NULL;
+	int crtc_owner[32];
+	bool seen[32];
+	int i, j, ncrtcs, n = -1;
+
+	if (!res) {
+		fprintf(stderr, "drmModeGetResources: %s\n", strerror(errno));
+		return -1;
+	}
+	ncrtcs = res->count_crtcs < 32 ? res->count_crtcs : 32;
+	conns = calloc(res->count_connectors + 1, sizeof(*conns));
+	mask = calloc(res->count_connectors + 1, sizeof(*mask));
+	if (!conns || !mask)
+		goto out;
+
+	for (i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *c = drmModeGetConnector(fd,
+							  res->connectors[i]);
+
+		if (!c || c->connection != DRM_MODE_CONNECTED ||
+		    c->count_modes <= 0) {
+			drmModeFreeConnector(c);
+			continue;
+		}
+		conns[i] = c;
+		for (j = 0; j < c->count_encoders; j++) {
+			drmModeEncoder *enc = drmModeGetEncoder(fd,
+								c->encoders[j]);
+
+			if (enc)
+				mask[i] |= enc->possible_crtcs;
+			drmModeFreeEncoder(enc);
+		}
+	}
+
+	for (i = 0; i < ncrtcs; i++)
+		crtc_owner[i] = -1;
+	for (i = 0; i < res->count_connectors; i++) {
+		if (!conns[i])
+			continue;
+		memset(seen, 0, sizeof(seen));
+		pipes_augment(i, ncrtcs, mask, crtc_owner, seen);
+	}
+
+	n = 0;
+	for (i = 0; i < res->count_connectors && n < max; i++) {
+		struct kms_pipe *p = &pipes[n];
+		int k;
+
+		if (!conns[i])
+			continue;
+		for (k = 0; k < ncrtcs && crtc_owner[k] != i; k++)
+			;
+		if (k == ncrtcs) {
+			fprintf(stderr, "connector %u: no free CRTC\n",
+				conns[i]->connector_id);
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		p->conn = conns[i]->connector_id;
+		p->mode = conns[i]->modes[0];
+		for (j = 0; j < conns[i]->count_modes; j++) {
+			if (conns[i]->modes[j].type & DRM_MODE_TYPE_PREFERRED) {
+				p->mode = conns[i]->modes[j];
+				break;
+			}
+		}
+		p->crtc_idx = k;
+		p->crtc = res->crtcs[k];
+		p->plane = pick_primary(fd, k);
+		if (!p->plane) {
+			fprintf(stderr, "crtc %u: no primary plane\n",
+				p->crtc);
+			continue;
+		}
+		n++;
+	}
+out:
+	if (conns)
+		for (i = 0; i < res->count_connectors; i++)
+			drmModeFreeConnector(conns[i]);
+	free(conns);
+	free(mask);
+	drmModeFreeResources(res);
+	return n;
+}
+
+int kms_disable_all(int fd)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	drmModePlaneRes *planes = drmModeGetPlaneResources(fd);
+	struct areq r;
+	uint32_t i;
+	int ret;
+
+	if (!res || !planes) {
+		ret = -errno;
+		drmModeFreeResources(res);
+		drmModeFreePlaneResources(planes);
+		return ret ? ret : -ENOMEM;
+	}
+	areq_init(&r, fd);
+	for (i = 0; i < (uint32_t)res->count_crtcs; i++) {
+		areq_add(&r, res->crtcs[i], DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
+		areq_add(&r, res->crtcs[i], DRM_MODE_OBJECT_CRTC, "MODE_ID",
+			 0);
+	}
+	for (i = 0; i < (uint32_t)res->count_connectors; i++)
+		areq_add(&r, res->connectors[i], DRM_MODE_OBJECT_CONNECTOR,
+			 "CRTC_ID", 0);
+	for (i = 0; i < planes->count_planes; i++) {
+		areq_add(&r, planes->planes[i], DRM_MODE_OBJECT_PLANE,
+			 "FB_ID", 0);
+		areq_add(&r, planes->planes[i], DRM_MODE_OBJECT_PLANE,
+			 "CRTC_ID", 0);
+	}
+	ret = areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	areq_fini(&r);
+	drmModeFreeResources(res);
+	drmModeFreePlaneResources(planes);
+	return ret;
+}
+
+int plane_type(int fd, uint32_t plane)
+{
+	uint64_t type;
+
+	if (prop_get(fd, plane, DRM_MODE_OBJECT_PLANE, "type", &type))
+		return -1;
+	return (int)type;
+}
+
+/* Queue the default value of each standard property @obj has. */
+static void reset_obj_props(struct areq *r, uint32_t obj, uint32_t type)
+{
+	drmModeObjectProperties *props;
+	uint32_t i;
+	int k;
+
+	props = drmModeObjectGetProperties(r->fd, obj, type);
+	for (i = 0; props && i < props->count_props; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(r->fd,
+							   props->props[i]);
+		uint64_t val = props->prop_values[i];
+		bool set = false;
+
+		if (!p || (p->flags & DRM_MODE_PROP_IMMUTABLE)) {
+			drmModeFreeProperty(p);
+			continue;
+		}
+		if (type == DRM_MODE_OBJECT_PLANE &&
+		    !strcmp(p->name, "rotation")) {
+			for (k = 0; k < p->count_enums; k++)
+				if (!strcmp(p->enums[k].name, "rotate-0")) {
+					val = 1ull << p->enums[k].value;
+					set = true;
+				}
+		} else if (type == DRM_MODE_OBJECT_PLANE &&
+			   !strcmp(p->name, "alpha") &&
+			   drm_property_type_is(p, DRM_MODE_PROP_RANGE)) {
+			val = p->values[1];
+			set = true;
+		} else if (type == DRM_MODE_OBJECT_PLANE &&
+			   !strcmp(p->name, "pixel blend mode")) {
+			for (k = 0; k < p->count_enums; k++)
+				if (!strcmp(p->enums[k].name,
+					    "Pre-multiplied")) {
+					val = p->enums[k].value;
+					set = true;
+				}
+		} else if (type == DRM_MODE_OBJECT_CRTC &&
+			   (!strcmp(p->name, "GAMMA_LUT") ||
+			    !strcmp(p->name, "DEGAMMA_LUT") ||
+			    !strcmp(p->name, "CTM") ||
+			    !strcmp(p->name, "VRR_ENABLED"))) {
+			val = 0;
+			set = true;
+		}
+		if (set && val != props->prop_values[i])
+			areq_add_id(r, obj, p->prop_id, val);
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+}
+
+int kms_reset_all(int fd)
+{
+	drmModeRes *res;
+	drmModePlaneRes *planes;
+	struct areq r;
+	uint32_t i;
+	int ret;
+
+	ret = kms_disable_all(fd);
+	if (ret)
+		return ret;
+	res = drmModeGetResources(fd);
+	planes = drmModeGetPlaneResources(fd);
+	if (!res || !planes) {
+		ret = errno ? -errno : -ENOMEM;
+		drmModeFreeResources(res);
+		drmModeFreePlaneResources(planes);
+		return ret;
+	}
+	areq_init(&r, fd);
+	for (i = 0; i < (uint32_t)res->count_crtcs; i++)
+		reset_obj_props(&r, res->crtcs[i], DRM_MODE_OBJECT_CRTC);
+	for (i = 0; i < planes->count_planes; i++)
+		reset_obj_props(&r, planes->planes[i], DRM_MODE_OBJECT_PLANE);
+	ret = areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	areq_fini(&r);
+	drmModeFreeResources(res);
+	drmModeFreePlaneResources(planes);
+	return ret;
+}

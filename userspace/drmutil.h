@@ -114,4 +114,27 @@ double flip_stats_refresh(const struct flip_stats *s);
 /* CLOCK_MONOTONIC in seconds. */
 double mono_now(void);
 
+/*
+ * Every connected connector with modes paired with a distinct CRTC one of
+ * its encoders allows (a maximum matching, so that no connector is left out
+ * by a greedy choice), each with its preferred mode (else its first) and the
+ * CRTC's primary plane. Fills up to @max pipes in connector order; returns
+ * how many, or -1 after printing why on stderr.
+ */
+int kms_pipes_find(int fd, struct kms_pipe *pipes, int max);
+/*
+ * Switch everything off in one ALLOW_MODESET commit: every CRTC inactive
+ * with no mode, every connector and plane detached. 0 or a negative errno.
+ */
+int kms_disable_all(int fd);
+/*
+ * kms_disable_all() that also puts the standard properties a client may
+ * have left behind back to their defaults, where the device has them:
+ * plane rotation 0, opaque alpha, pre-multiplied blending; no CRTC
+ * DEGAMMA_LUT, CTM or GAMMA_LUT, VRR off. 0 or a negative errno.
+ */
+int kms_reset_all(int fd);
+/* DRM_PLANE_TYPE_* of @plane, or -1. */
+int plane_type(int fd, uint32_t plane);
+
 #endif /* ATOMKMS_DRMUTIL_H */
