@@ -27,7 +27,7 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help \
-	sparse checkpatch lint
+	sparse checkpatch lint bench
 
 all: module userspace
 
@@ -97,3 +97,9 @@ help:
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
 	@echo "make shell      interactive shell in the guest"
 	@echo "make lint       sparse and checkpatch on module/"
+
+# The benchmark, not part of check: the compositor core against pixman and
+# memcpy natively, then atomkms against upstream vkms in the guest
+# (bench/run.sh; BENCH_GUEST=0 skips the guest, BENCH_QUICK=1 samples less).
+bench:
+	@bench/run.sh

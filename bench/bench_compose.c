@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Benchmark of the software plane compositor (module/atomkms_compose.c and
+ * the core files it uses, built unchanged), against pixman doing the same
+ * composition and against memcpy of one output frame.
+ *
+ * Scenes, at 1920x1080 and 3840x2160, composed into an XRGB8888 writeback
+ * buffer:
+ *   a   opaque XRGB8888 primary alone
+ *   b   primary + 2 full-screen premultiplied ARGB8888 overlays with
+ *       per-pixel alpha (every pixel its own alpha: 1/4 transparent, 1/4
+ *       opaque, 1/2 random) + a 64x64 ARGB8888 cursor
+ *   bu  as b, "UI-like" overlays: alpha constant over 64x32 blocks
+ *       (transparent, opaque or translucent), as windows and shadows are
+ *   c   primary + NV12 1280x720 video overlay, bilinear, scaled to full
+ *       screen (BT.709 limited range)
+ *   d   as b, the two overlays rotated 90 degrees (framebuffers of the
+ *       rotated size)
+ *
+ * Usage:
+ *   bench_compose                 the full tables (what bench/run.sh runs)
+ *   bench_compose -q              quicker: fewer samples per measurement
+ *   bench_compose -v              also every measurement's spread (stderr)
+ *   bench_compose --wall          wall-clock time instead of thread CPU time
+ *   bench_compose --count SCENE WIDTH HEIGHT K [general] [crc]
+ *                                 set up SCENE, compose exactly K frames,
+ *                                 exit (for valgrind --tool=callgrind)
+ *
+ * Every timing is the median of N single-frame samples after a warm-up; N
+ * is what fits in a time budget, between a minimum and a maximum.
+ */
+#define _GNU_SOURCE
+#include <pixman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atomkms_compose.h"
+
+#define MAX_PL 4
+
+enum { SC_A, SC_B, SC_BU, SC_C, SC_D, NUM_SCENES };
+
+static const char *const scene_id[NUM_SCENES] = { "a", "b", "bu", "c", "d" };
+static const char *const scene_desc[NUM_SCENES] = {
+	"primary XRGB8888 alone",
+	"primary + 2 ARGB ovl + cursor",
+	"b, UI-like (blocky) alpha",
+	"primary + NV12 720p bilinear",
+	"b, overlays rotated 90",
+};
+
+struct surf {
+	u32 fourcc, w, h;
+	u8 *mem[2];
+	u32 pitch[2];
+	size_t size[2];
+};
+
+struct scene {
+	int id;
+	u32 w, h, n;
+	struct surf fb[MAX_PL];
+	struct atomkms_plane_desc desc[MAX_PL];
+	struct atomkms_plane_job job[MAX_PL];
+	struct atomkms_frame_plane fp[MAX_PL];
+	struct atomkms_frame frame;
+	struct atomkms_writeback wb;
+	u8 *wbmem;
+	void *scratch;
+	u32 crc;
+	/* pixman: the same layers, into its own destination */
+	bool has_pixman;
+	pixman_image_t *pimg[MAX_PL];
+	pixman_op_t pop[MAX_PL];
+	s32 px[MAX_PL], py[MAX_PL];
+	u32 pw[MAX_PL], ph[MAX_PL];
+	pixman_image_t *pdst;
+	u32 *pdstmem;
+};
+
+static u64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static u32 rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
+}
+
+static void *xalloc(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+
+	if (!p) {
+		fprintf(stderr, "bench_compose: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void surf_alloc(struct surf *s, u32 fourcc, u32 w, u32 h)
+{
+	memset(s, 0, sizeof(*s));
+	s->fourcc = fourcc;
+	s->w = w;
+	s->h = h;
+	if (fourcc == ATOMKMS_FMT_NV12) {
+		s->pitch[0] = w;
+		s->size[0] = (size_t)w * h;
+		s->pitch[1] = w;
+		s->size[1] = (size_t)w * (h / 2);
+	} else {
+		s->pitch[0] = w * 4;
+		s->size[0] = (size_t)w * 4 * h;
+	}
+	for (int i = 0; i < 2; i++)
+		if (s->size[i])
+			s->mem[i] = xalloc(s->size[i]);
+}
+
+static void surf_free(struct surf *s)
+{
+	free(s->mem[0]);
+	free(s->mem[1]);
+}
+
+static void fill_xrgb(struct surf *s)
+{
+	for (u32 y = 0; y < s->h; y++) {
+		u32 *p = (u32 *)(s->mem[0] + (size_t)y * s->pitch[0]);
+
+		for (u32 x = 0; x < s->w; x++)
+			p[x] = rnd() & 0xffffff;
+	}
+}
+
+static u32 premul(u32 a)
+{
+	u32 r = rnd(), c[3];
+
+	for (int k = 0; k < 3; k++)
+		c[k] = a ? ((r >> (8 * k)) & 0xff) % (a + 1) : 0;
+	return a << 24 | c[2] << 16 | c[1] << 8 | c[0];
+}
+
+/* Per-pixel alpha: 1/4 transparent, 1/4 opaque, 1/2 random. */
+static void fill_argb_noise(struct surf *s)
+{
+	for (u32 y = 0; y < s->h; y++) {
+		u32 *p = (u32 *)(s->mem[0] + (size_t)y * s->pitch[0]);
+
+		for (u32 x = 0; x < s->w; x++) {
+			u32 r = rnd(), a = r & 0xff;
+
+			if ((r >> 8) % 4 == 0)
+				a = 0;
+			else if ((r >> 8) % 4 == 1)
+				a = 255;
+			p[x] = premul(a);
+		}
+	}
+}
+
+/* UI-like: alpha constant per 64x32 block: 1/2 transparent, 1/4 opaque. */
+static void fill_argb_blocks(struct surf *s)
+{
+	u32 bw = (s->w + 63) / 64, bh = (s->h + 31) / 32;
+	u8 *ba = xalloc((size_t)bw * bh);
+
+	for (u32 i = 0; i < bw * bh; i++) {
+		u32 r = rnd() % 8;
+
+		ba[i] = r < 4 ? 0 : r < 6 ? 255 : 32 + rnd() % 192;
+	}
+	for (u32 y = 0; y < s->h; y++) {
+		u32 *p = (u32 *)(s->mem[0] + (size_t)y * s->pitch[0]);
+
+		for (u32 x = 0; x < s->w; x++)
+			p[x] = premul(ba[(y / 32) * bw + x / 64]);
+	}
+	free(ba);
+}
+
+static void fill_nv12(struct surf *s)
+{
+	for (size_t i = 0; i < s->size[0]; i++)
+		s->mem[0][i] = 16 + rnd() % 220;
+	for (size_t i = 0; i < s->size[1]; i++)
+		s->mem[1][i] = 16 + rnd() % 225;
+}
+
+static void desc_full(struct atomkms_plane_desc *d, const struct surf *fb,
+		      s32 x, s32 y, u32 dw, u32 dh, u32 cw, u32 ch)
+{
+	memset(d, 0, sizeof(*d));
+	d->fourcc = fb->fourcc;
+	d->fb_width = fb->w;
+	d->fb_height = fb->h;
+	d->src_w = fb->w << 16;
+	d->src_h = fb->h << 16;
+	d->dst_x = x;
+	d->dst_y = y;
+	d->dst_w = dw;
+	d->dst_h = dh;
+	d->crtc_width = cw;
+	d->crtc_height = ch;
+	d->rotation = ATOMKMS_ROTATE_0;
+	d->alpha = 0xffff;
+	d->blend_mode = ATOMKMS_BLEND_PREMULTI;
+	d->filter = ATOMKMS_FILTER_BILINEAR;
+	d->color_encoding = ATOMKMS_YCBCR_BT709;
+	d->color_range = ATOMKMS_YCBCR_LIMITED_RANGE;
+}
+
+static void scene_init(struct scene *s, int id, u32 w, u32 h, bool pixman)
+{
+	bool rot = id == SC_D;
+	u32 k;
+
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->w = w;
+	s->h = h;
+	rng_state = 0x9e3779b97f4a7c15ull ^ ((u64)id << 32) ^ w;
+
+	surf_alloc(&s->fb[0], ATOMKMS_FMT_XRGB8888, w, h);
+	fill_xrgb(&s->fb[0]);
+	desc_full(&s->desc[0], &s->fb[0], 0, 0, w, h, w, h);
+	s->n = 1;
+	switch (id) {
+	case SC_B:
+	case SC_BU:
+	case SC_D:
+		for (k = 1; k <= 2; k++) {
+			surf_alloc(&s->fb[k], ATOMKMS_FMT_ARGB8888,
+				   rot ? h : w, rot ? w : h);
+			if (id == SC_BU)
+				fill_argb_blocks(&s->fb[k]);
+			else
+				fill_argb_noise(&s->fb[k]);
+			desc_full(&s->desc[k], &s->fb[k], 0, 0, w, h, w, h);
+			if (rot)
+				s->desc[k].rotation = ATOMKMS_ROTATE_90;
+		}
+		surf_alloc(&s->fb[3], ATOMKMS_FMT_ARGB8888, 64, 64);
+		fill_argb_noise(&s->fb[3]);
+		desc_full(&s->desc[3], &s->fb[3], w / 2 + 100, h / 2 - 32,
+			  64, 64, w, h);
+		s->n = 4;
+		break;
+	case SC_C:
+		surf_alloc(&s->fb[1], ATOMKMS_FMT_NV12, 1280, 720);
+		fill_nv12(&s->fb[1]);
+		desc_full(&s->desc[1], &s->fb[1], 0, 0, w, h, w, h);
+		s->n = 2;
+		break;
+	}
+	for (k = 0; k < s->n; k++) {
+		const char *why;
+
+		if (atomkms_plane_job_init(&s->job[k], &s->desc[k], &why) ||
+		    !s->job[k].visible) {
+			fprintf(stderr, "bench_compose: scene %s plane %u: %s\n",
+				scene_id[id], k, why);
+			exit(1);
+		}
+		s->fp[k].job = &s->job[k];
+		for (int i = 0; i < 2; i++) {
+			s->fp[k].src.map[i] = s->fb[k].mem[i];
+			s->fp[k].src.pitch[i] = s->fb[k].pitch[i];
+		}
+	}
+	s->scratch = xalloc(atomkms_compose_scratch_size(w));
+	atomkms_compose_scratch_init(s->scratch, w);
+	s->wbmem = xalloc((size_t)w * h * 4);
+	memset(s->wbmem, 0, (size_t)w * h * 4);
+	s->wb.fourcc = ATOMKMS_FMT_XRGB8888;
+	s->wb.map[0] = s->wbmem;
+	s->wb.pitch[0] = w * 4;
+	s->frame.width = w;
+	s->frame.height = h;
+	s->frame.num_planes = s->n;
+	s->frame.planes = s->fp;
+	s->frame.wb = &s->wb;
+
+	s->has_pixman = pixman && id != SC_C;
+	if (!s->has_pixman)
+		return;
+	s->pdstmem = xalloc((size_t)w * h * 4);
+	memset(s->pdstmem, 0, (size_t)w * h * 4);
+	s->pdst = pixman_image_create_bits(PIXMAN_x8r8g8b8, w, h, s->pdstmem,
+					   w * 4);
+	for (k = 0; k < s->n; k++) {
+		struct surf *fb = &s->fb[k];
+
+		s->pimg[k] = pixman_image_create_bits(
+			k ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, fb->w, fb->h,
+			(uint32_t *)fb->mem[0], fb->pitch[0]);
+		s->pop[k] = k ? PIXMAN_OP_OVER : PIXMAN_OP_SRC;
+		s->px[k] = s->desc[k].dst_x;
+		s->py[k] = s->desc[k].dst_y;
+		s->pw[k] = s->desc[k].dst_w;
+		s->ph[k] = s->desc[k].dst_h;
+		if (s->desc[k].rotation == ATOMKMS_ROTATE_90) {
+			/*
+			 * DRM's ROTATE_90 is counter-clockwise: output pixel
+			 * (X, Y) shows framebuffer pixel (fb_w - 1 - Y, X).
+			 * pixman maps destination to source at pixel
+			 * centres: x' = fb_w - y, y' = x.
+			 */
+			pixman_transform_t t;
+
+			pixman_transform_init_identity(&t);
+			t.matrix[0][0] = 0;
+			t.matrix[0][1] = pixman_int_to_fixed(-1);
+			t.matrix[0][2] = pixman_int_to_fixed(fb->w);
+			t.matrix[1][0] = pixman_int_to_fixed(1);
+			t.matrix[1][1] = 0;
+			t.matrix[1][2] = 0;
+			pixman_image_set_transform(s->pimg[k], &t);
+			pixman_image_set_filter(s->pimg[k],
+						PIXMAN_FILTER_NEAREST, NULL, 0);
+		}
+	}
+}
+
+static void scene_fini(struct scene *s)
+{
+	for (u32 k = 0; k < s->n; k++) {
+		if (s->pimg[k])
+			pixman_image_unref(s->pimg[k]);
+		surf_free(&s->fb[k]);
+	}
+	if (s->pdst)
+		pixman_image_unref(s->pdst);
+	free(s->pdstmem);
+	free(s->scratch);
+	free(s->wbmem);
+}
+
+/* ---- the measured operations ---- */
+
+struct op {
+	struct scene *s;
+	bool fast, crc;
+	void *src, *dst;
+	size_t len;
+};
+
+static void op_ours(struct op *o)
+{
+	atomkms_compose_fast_paths = o->fast;
+	o->s->frame.crc = o->crc ? &o->s->crc : NULL;
+	if (atomkms_compose_frame(&o->s->frame, o->s->scratch)) {
+		fprintf(stderr, "bench_compose: compose failed\n");
+		exit(1);
+	}
+	atomkms_compose_fast_paths = true;
+}
+
+static void op_pixman(struct op *o)
+{
+	struct scene *s = o->s;
+
+	for (u32 k = 0; k < s->n; k++)
+		pixman_image_composite32(s->pop[k], s->pimg[k], NULL, s->pdst,
+					 0, 0, 0, 0, s->px[k], s->py[k],
+					 s->pw[k], s->ph[k]);
+}
+
+static void op_memcpy(struct op *o)
+{
+	memcpy(o->dst, o->src, o->len);
+	__asm__ volatile("" : : "r"(o->dst) : "memory");
+}
+
+/*
+ * The clock: by default the thread's CPU time, so that other processes on a
+ * busy machine (they take the CPU away, not counted) disturb the medians
+ * less; --wall for CLOCK_MONOTONIC. On an idle machine both agree.
+ */
+static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(clock_id, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define MAX_SAMPLES 101
+
+static int min_samples = 9, max_samples = 41;
+static double budget_ms = 1500;
+static bool verbose;
+
+struct stat {
+	double med, p25, p75, min;
+	int n;
+};
+
+static struct stat measure(void (*fn)(struct op *), struct op *o,
+			   const char *what)
+{
+	double t[MAX_SAMPLES], start;
+	struct stat st;
+	int n = 0;
+
+	fn(o);		/* warm up: caches, page faults, branch predictors */
+	fn(o);
+	start = now_ms();
+	while (n < max_samples &&
+	       (n < min_samples || now_ms() - start < budget_ms)) {
+		double t0 = now_ms();
+
+		fn(o);
+		t[n++] = now_ms() - t0;
+	}
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	st.n = n;
+	st.min = t[0];
+	st.med = n & 1 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	st.p25 = t[n / 4];
+	st.p75 = t[(3 * n) / 4];
+	if (verbose)
+		fprintf(stderr, "  %-28s n=%2d min %8.3f p25 %8.3f med %8.3f p75 %8.3f ms\n",
+			what, n, st.min, st.p25, st.med, st.p75);
+	return st;
+}
+
+/* Pixels of our writeback buffer that differ from pixman's (RGB only). */
+static u32 diff_pixman(const struct scene *s)
+{
+	const u32 *a = (const u32 *)s->wbmem, *b = s->pdstmem;
+	u32 bad = 0;
+
+	for (size_t i = 0; i < (size_t)s->w * s->h; i++)
+		bad += ((a[i] ^ b[i]) & 0xffffff) != 0;
+	return bad;
+}
+
+struct row {
+	double fast, fast_crc, gen, gen_crc, pix;
+	u32 crc_fast, crc_gen, diff;
+	bool has_pix;
+};
+
+static struct row results[2][NUM_SCENES];
+static double memcpy_ms[2];
+static const u32 res_w[2] = { 1920, 3840 }, res_h[2] = { 1080, 2160 };
+
+static void run_res(int r)
+{
+	u32 w = res_w[r], h = res_h[r];
+	size_t len = (size_t)w * h * 4;
+	struct op o = { 0 };
+	char what[64];
+
+	o.src = xalloc(len);
+	o.dst = xalloc(len);
+	memset(o.src, 0x5a, len);
+	memset(o.dst, 0, len);
+	o.len = len;
+	if (verbose)
+		fprintf(stderr, "%ux%u memcpy\n", w, h);
+	memcpy_ms[r] = measure(op_memcpy, &o, "memcpy").med;
+	free(o.src);
+	free(o.dst);
+
+	for (int id = 0; id < NUM_SCENES; id++) {
+		struct scene s;
+		struct row *row = &results[r][id];
+
+		if (verbose)
+			fprintf(stderr, "%ux%u scene %s\n", w, h, scene_id[id]);
+		scene_init(&s, id, w, h, true);
+		memset(&o, 0, sizeof(o));
+		o.s = &s;
+
+		o.fast = false;
+		o.crc = true;
+		snprintf(what, sizeof(what), "%s general crc", scene_id[id]);
+		row->gen_crc = measure(op_ours, &o, what).med;
+		row->crc_gen = s.crc;
+		o.crc = false;
+		snprintf(what, sizeof(what), "%s general", scene_id[id]);
+		row->gen = measure(op_ours, &o, what).med;
+		o.fast = true;
+		o.crc = true;
+		snprintf(what, sizeof(what), "%s fast crc", scene_id[id]);
+		row->fast_crc = measure(op_ours, &o, what).med;
+		row->crc_fast = s.crc;
+		o.crc = false;
+		snprintf(what, sizeof(what), "%s fast", scene_id[id]);
+		row->fast = measure(op_ours, &o, what).med;	/* wb last */
+		row->has_pix = s.has_pixman;
+		if (s.has_pixman) {
+			snprintf(what, sizeof(what), "%s pixman", scene_id[id]);
+			row->pix = measure(op_pixman, &o, what).med;
+			row->diff = diff_pixman(&s);
+		}
+		scene_fini(&s);
+	}
+}
+
+static void print_tables(void)
+{
+	double load = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (fscanf(f, "%lf", &load) != 1)
+			load = -1;
+		fclose(f);
+	}
+	printf("clock: %s; load average (1 min) at the end %.2f\n",
+	       clock_id == CLOCK_MONOTONIC ? "wall (CLOCK_MONOTONIC)" :
+	       "thread CPU time (CLOCK_THREAD_CPUTIME_ID)", load);
+	for (int r = 0; r < 2; r++) {
+		printf("\n%ux%u, XRGB8888 writeback, ms per frame (median); memcpy of one frame %.3f ms\n",
+		       res_w[r], res_h[r], memcpy_ms[r]);
+		printf("%-34s %8s %8s %8s %8s %8s | %6s %6s | %6s %6s | %s\n",
+		       "scene", "fast", "fast+crc", "general", "gen+crc",
+		       "pixman", "ours/p", "gen/p", "mc/ours", "mc/gen",
+		       "check");
+		for (int id = 0; id < NUM_SCENES; id++) {
+			const struct row *x = &results[r][id];
+			char name[48], pix[16], rp[16], rg[16], chk[64];
+
+			snprintf(name, sizeof(name), "(%s) %s", scene_id[id],
+				 scene_desc[id]);
+			if (x->has_pix) {
+				snprintf(pix, sizeof(pix), "%8.3f", x->pix);
+				snprintf(rp, sizeof(rp), "%6.2f", x->fast / x->pix);
+				snprintf(rg, sizeof(rg), "%6.2f", x->gen / x->pix);
+			} else {
+				snprintf(pix, sizeof(pix), "%8s", "n/a");
+				snprintf(rp, sizeof(rp), "%6s", "-");
+				snprintf(rg, sizeof(rg), "%6s", "-");
+			}
+			snprintf(chk, sizeof(chk), "crc fast%sgeneral",
+				 x->crc_fast == x->crc_gen ? "=" : "!=");
+			if (x->has_pix)
+				snprintf(chk + strlen(chk),
+					 sizeof(chk) - strlen(chk),
+					 x->diff ? ", %u px != pixman" :
+					 ", =pixman", x->diff);
+			printf("%-34s %8.3f %8.3f %8.3f %8.3f %s | %s %s | %5.0f%% %5.0f%% | %s\n",
+			       name, x->fast, x->fast_crc, x->gen, x->gen_crc,
+			       pix, rp, rg, 100 * memcpy_ms[r] / x->fast,
+			       100 * memcpy_ms[r] / x->gen, chk);
+		}
+	}
+	printf("\nfast = atomkms_compose_fast_paths on (fast paths, occlusion culling), general = off;\n"
+	       "+crc = with the frame CRC; ours/p, gen/p = ms ratio to pixman (lower is better);\n"
+	       "mc/ours = memcpy_ms / ours_ms, the share of memcpy bandwidth reached.\n"
+	       "pixman: (a) SRC; (b), (bu) SRC + 3 x OVER; (d) with a 90 degree transform; (c) has no NV12 in pixman.\n");
+
+	printf("\nTargets\n");
+	{
+		const struct row *b = &results[0][SC_B];
+		double ratio = b->fast / b->pix;
+
+		printf("  scene (b) 1920x1080 within 1.5x of pixman: ours %.3f ms, pixman %.3f ms, ratio %.2f -> %s\n",
+		       b->fast, b->pix, ratio, ratio <= 1.5 ? "MET" : "NOT MET");
+	}
+	for (int r = 0; r < 2; r++) {
+		const struct row *a = &results[r][SC_A];
+		double bw = memcpy_ms[r] / a->fast;
+
+		printf("  scene (a) %ux%u >= 50%% of memcpy bandwidth: memcpy %.3f ms, ours %.3f ms, %.0f%% -> %s\n",
+		       res_w[r], res_h[r], memcpy_ms[r], a->fast, 100 * bw,
+		       bw >= 0.5 ? "MET" : "NOT MET");
+	}
+}
+
+static int count_mode(int argc, char **argv)
+{
+	struct scene s;
+	struct op o = { 0 };
+	int id, k;
+
+	if (argc < 6) {
+		fprintf(stderr, "usage: %s --count SCENE WIDTH HEIGHT K [general] [crc]\n",
+			argv[0]);
+		return 2;
+	}
+	for (id = 0; id < NUM_SCENES; id++)
+		if (!strcmp(argv[2], scene_id[id]))
+			break;
+	if (id == NUM_SCENES) {
+		fprintf(stderr, "bench_compose: unknown scene %s\n", argv[2]);
+		return 2;
+	}
+	scene_init(&s, id, atoi(argv[3]), atoi(argv[4]), false);
+	o.s = &s;
+	o.fast = true;
+	for (k = 6; k < argc; k++) {
+		if (!strcmp(argv[k], "general"))
+			o.fast = false;
+		else if (!strcmp(argv[k], "crc"))
+			o.crc = true;
+	}
+	for (k = atoi(argv[5]); k > 0; k--)
+		op_ours(&o);
+	printf("crc %08x\n", s.crc);
+	scene_fini(&s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc > 1 && !strcmp(argv[1], "--count"))
+		return count_mode(argc, argv);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-q")) {
+			min_samples = 5;
+			max_samples = 15;
+			budget_ms = 400;
+		} else if (!strcmp(argv[i], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[i], "--wall")) {
+			clock_id = CLOCK_MONOTONIC;
+		} else {
+			fprintf(stderr, "usage: %s [-q] [-v] [--wall] | --count SCENE W H K [general] [crc]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	for (i = 0; i < 2; i++)
+		run_res(i);
+	print_tables();
+	return 0;
+}

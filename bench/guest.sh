@@ -1,0 +1,98 @@
+#!/bin/sh
+# Part 2 of the benchmark (run by bench/run.sh): atomkms against upstream
+# vkms inside the QEMU guest. Builds vkmsref.ko (bench/build-vkms.sh),
+# bench/kms_scene.c and atomkms.ko, boots the guest with TCG thread=single
+# (bench/run-guest-single.sh) to run bench/guest-bench.sh, then prints the
+# comparison from build/guest/bench-guest/job.log.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+cache=${CACHE:-/var/cache/atomkms}
+out=build/bench
+log=build/guest/bench-guest/job.log
+
+skip() {
+	echo "bench: part 2 skipped: $*"
+	exit 0
+}
+[ -r "$cache/rootfs.ext4" ] || skip "no guest rootfs in $cache (run make setup)"
+command -v qemu-system-x86_64 > /dev/null || skip "no qemu-system-x86_64 (run make setup)"
+pkg-config --exists libdrm || skip "no libdrm (run make setup)"
+
+bench/build-vkms.sh
+echo "bench: building $out/kms_scene"
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -o "$out/kms_scene" \
+	bench/kms_scene.c $(pkg-config --libs libdrm)
+echo "bench: building atomkms.ko"
+if ! make -s module > "$out/module.log" 2>&1; then
+	[ -f atomkms.ko ] || { tail -n 20 "$out/module.log" >&2; exit 1; }
+	echo "bench: WARNING: atomkms.ko does not build now (see $out/module.log);"
+	echo "bench: WARNING: measuring the existing atomkms.ko of $(date -r atomkms.ko '+%F %T')"
+fi
+
+echo "bench: booting the guest (TCG thread=single; about 2 minutes)"
+rc=0
+bench/run-guest-single.sh --no-module --name bench-guest --timeout 600 \
+	-- sh bench/guest-bench.sh || rc=$?
+if [ $rc != 0 ]; then
+	echo "bench: guest run failed (rc $rc); see build/guest/bench-guest/" >&2
+	grep -v '^RESULT' "$log" 2>/dev/null | tail -n 20 >&2 || true
+fi
+[ -f "$log" ] || exit 1
+
+grep '^RESULT' "$log" | awk '
+{
+	l = $2
+	if (!(l in seen)) {
+		seen[l] = 1
+		order[n++] = l
+	}
+	for (i = 3; i <= NF; i++)
+		if (split($i, kv, "=") == 2)
+			v[l, kv[1]] = kv[2]
+}
+function g(l, k) { return (l, k) in v ? v[l, k] : "" }
+END {
+	printf "\n%-16s %-14s %10s %10s %10s %6s %5s %9s %9s %9s %9s %9s\n",
+		"run", "mode", "mean ms", "median ms", "max ms", "runs", "noop",
+		"comp/s", "vblank/s", "CRC/s", "CRC/vbl", "comp/vbl"
+	for (i = 0; i < n; i++) {
+		l = order[i]
+		vb = g(l, "vblank_per_s") + 0
+		cps = g(l, "compose_per_s") + 0
+		printf "%-16s %-14s %10.3f %10.3f %10.3f %6d %5d %9.2f %9.2f %9.2f %9.3f %9.3f\n",
+			l, g(l, "mode"), g(l, "compose_mean_us") / 1000,
+			g(l, "compose_median_us") / 1000,
+			g(l, "compose_max_us") / 1000, g(l, "compose_runs"),
+			g(l, "noop_runs"),
+			cps, vb, g(l, "crc_per_s"), g(l, "crc_per_vblank"),
+			vb ? cps / vb : 0
+	}
+	print "(mean/median/max: the composer work function under ftrace function_graph, guest TCG thread=single;"
+	print " noop: runs under 1 ms, not counted (the work found no frame to compose);"
+	print " comp/s: its runs per second; CRC/s: CRC lines read; vblank/s: from the CRC frame counters;"
+	print " CRC/vbl: CRC lines per vblank; comp/vbl: compositions per vblank, frames behind share a CRC)"
+
+	vk = g("vkms-b-1080", "compose_mean_us") + 0
+	ak = g("atomkms-b-1080", "compose_mean_us") + 0
+	print "\nTargets"
+	if (vk > 0 && ak > 0)
+		printf "  atomkms composes scene (b) 1080p in <= 1/5 of vkms time: atomkms %.3f ms, vkms %.3f ms, ratio %.3f -> %s\n",
+			ak / 1000, vk / 1000, ak / vk, ak / vk <= 0.2 ? "MET" : "NOT MET"
+	else
+		print "  atomkms composes scene (b) 1080p in <= 1/5 of vkms time: no measurement"
+	printf "  CRC frames per vblank, scene (b) 1080p: vkms %s, atomkms %s\n",
+		g("vkms-b-1080", "crc_per_vblank"), g("atomkms-b-1080", "crc_per_vblank")
+	l = "atomkms-a-2160"
+	vb = g(l, "vblank_per_s") + 0
+	cps = g(l, "compose_per_s") + 0
+	if (vb > 0)
+		printf "  atomkms scene (a) %s: CRC frames missing %s of %d (%s gaps); frames not composed %.1f%% (%.2f compositions/s, %.2f vblanks/s)\n",
+			g(l, "mode"), g(l, "missing"), g(l, "crc_lines") + g(l, "missing"),
+			g(l, "gaps"), 100 * (1 - cps / vb), cps, vb
+	else
+		print "  atomkms scene (a) 4K: no measurement"
+}'
+exit $rc
