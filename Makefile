@@ -17,7 +17,7 @@ CFLAGS += -Wall -Wextra -Werror=implicit-function-declaration
 DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null)
 
-TOOLS := atomkms-info atomkms-demo
+TOOLS := atomkms-info atomkms-demo atomkms-capture
 GUEST_TESTS := $(patsubst test/guest/%.c,%,$(wildcard test/guest/test-*.c))
 UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
 
@@ -41,9 +41,19 @@ $(B)/bin/%: userspace/%.c userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS)
 
-$(B)/bin/test-%: test/guest/test-%.c userspace/drmutil.c userspace/drmutil.h
+$(B)/bin/test-%: test/guest/test-%.c test/guest/tap.h userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lm
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lm
+
+$(B)/bin/atomkms-capture: userspace/atomkms-capture.c userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) $(shell pkg-config --libs libpng) -lm
+
+# test-writeback compares the writeback frames with the compositor core.
+CORE_SRCS := $(addprefix module/atomkms_,formats.c plane_job.c compose.c color.c crc.c writeback.c)
+$(B)/bin/test-writeback: test/guest/test-writeback.c test/guest/tap.h userspace/drmutil.c userspace/drmutil.h $(CORE_SRCS) $(wildcard include/atomkms_*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -Iinclude -o $@ userspace/drmutil.c $< $(CORE_SRCS) $(DRM_LIBS) -lm
 
 # Unit tests build the module's pure-C files unchanged, against include/:
 # test_X.c tests module/atomkms_X.c; the compositor's tests are in unit.mk.

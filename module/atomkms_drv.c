@@ -52,7 +52,7 @@ MODULE_PARM_DESC(max_scale_factor,
 static bool crossbar;
 module_param(crossbar, bool, 0444);
 MODULE_PARM_DESC(crossbar,
-		 "Any connector may be driven by any CRTC, several at once (clone mode) (default off)");
+		 "Any CRTC may drive any connector, several at once (clone mode) but the last (default off)");
 
 static bool enable_writeback = true;
 module_param(enable_writeback, bool, 0444);
@@ -265,6 +265,27 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	return 0;
 }
 
+/*
+ * Probe every connector once at load, as fbcon or a boot splash would on
+ * real hardware: clients that read connectors without probing
+ * (drmModeGetConnectorCurrent(), like igt's kms_setmode) then see them
+ * connected with their modes.
+ */
+static void atomkms_probe_connectors(struct drm_device *drm)
+{
+	struct drm_connector_list_iter iter;
+	struct drm_connector *connector;
+
+	mutex_lock(&drm->mode_config.mutex);
+	drm_connector_list_iter_begin(drm, &iter);
+	drm_for_each_connector_iter(connector, &iter)
+		connector->funcs->fill_modes(connector,
+					     drm->mode_config.max_width,
+					     drm->mode_config.max_height);
+	drm_connector_list_iter_end(&iter);
+	mutex_unlock(&drm->mode_config.mutex);
+}
+
 static int atomkms_probe(struct platform_device *pdev)
 {
 	const struct atomkms_config *cfg = dev_get_platdata(&pdev->dev);
@@ -290,6 +311,7 @@ static int atomkms_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	atomkms_probe_connectors(&akdev->drm);
 	platform_set_drvdata(pdev, akdev);
 	drm_info(&akdev->drm, "%u CRTC(s), %u %soverlay(s) each, cursor %s\n",
 		 cfg->num_crtcs, cfg->num_overlays,

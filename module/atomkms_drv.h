@@ -45,8 +45,8 @@
  * @shared_overlays: every overlay may feed every CRTC (possible_crtcs)
  * @cursor: give each CRTC a cursor plane
  * @writeback: give each CRTC a writeback connector
- * @crossbar: every virtual encoder may be driven by every CRTC, and any
- *            set of them by one CRTC (clone mode)
+ * @crossbar: any CRTC may drive any virtual encoder, and one CRTC several
+ *            of them (clone mode) except the last, which cannot be cloned
  * @refresh: refresh rate of each CRTC's preferred mode, in Hz
  * @min_scale: smallest src/dst ratio (16.16) of a scaled plane
  * @max_scale: largest src/dst ratio (16.16) of a scaled plane

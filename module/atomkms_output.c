@@ -170,18 +170,24 @@ int atomkms_output_create(struct atomkms_device *akdev,
  * atomkms_output_crossbar - let every CRTC drive every virtual encoder
  * @akdev: the device, with all its CRTCs and outputs created
  *
- * Virtual encoders may then also be cloned: one CRTC driving several
- * connectors. Writeback encoders stay bound to their own CRTC.
+ * Any CRTC may drive any virtual encoder, and one CRTC several of them
+ * (clone mode), except the last pipe's encoder, which cannot be cloned:
+ * like an internal panel, it takes a CRTC of its own. So both valid and
+ * invalid clone configurations exist for atomic_check to tell apart.
+ * Writeback encoders stay bound to their own CRTC.
  */
 void atomkms_output_crossbar(struct atomkms_device *akdev)
 {
 	unsigned int n = akdev->config.num_crtcs, i;
 	u32 clones = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i + 1 < n; i++)
 		clones |= drm_encoder_mask(&akdev->outputs[i]->encoder);
 	for (i = 0; i < n; i++) {
-		akdev->outputs[i]->encoder.possible_crtcs = GENMASK(n - 1, 0);
-		akdev->outputs[i]->encoder.possible_clones = clones;
+		struct drm_encoder *encoder = &akdev->outputs[i]->encoder;
+
+		encoder->possible_crtcs = GENMASK(n - 1, 0);
+		encoder->possible_clones = i + 1 < n ? clones :
+					   drm_encoder_mask(encoder);
 	}
 }

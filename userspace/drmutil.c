@@ -654,3 +654,347 @@ int kms_reset_all(int fd)
 	drmModeFreePlaneResources(planes);
 	return ret;
 }
+
+/*
+ * Any-format framebuffers, writeback connectors and sync_file fences.
+ */
+#include <sys/ioctl.h>
+#include <linux/sync_file.h>
+
+struct fourcc_layout {
+	uint32_t fourcc;
+	uint8_t num_planes;
+	uint8_t cpp[3];
+	uint8_t hsub, vsub;
+};
+
+static const struct fourcc_layout fourcc_layouts[] = {
+	{ DRM_FORMAT_XRGB8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ARGB8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_XBGR8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ABGR8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_RGBX8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_RGBA8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_BGRX8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_BGRA8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_XRGB2101010, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ARGB2101010, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_XBGR2101010, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ABGR2101010, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_RGB888, 1, { 3 }, 1, 1 },
+	{ DRM_FORMAT_BGR888, 1, { 3 }, 1, 1 },
+	{ DRM_FORMAT_RGB565, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_BGR565, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_XRGB1555, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_ARGB1555, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_XRGB16161616, 1, { 8 }, 1, 1 },
+	{ DRM_FORMAT_ARGB16161616, 1, { 8 }, 1, 1 },
+	{ DRM_FORMAT_XRGB16161616F, 1, { 8 }, 1, 1 },
+	{ DRM_FORMAT_ARGB16161616F, 1, { 8 }, 1, 1 },
+	{ DRM_FORMAT_NV12, 2, { 1, 2 }, 2, 2 },
+	{ DRM_FORMAT_NV21, 2, { 1, 2 }, 2, 2 },
+	{ DRM_FORMAT_NV16, 2, { 1, 2 }, 2, 1 },
+	{ DRM_FORMAT_NV61, 2, { 1, 2 }, 2, 1 },
+	{ DRM_FORMAT_NV24, 2, { 1, 2 }, 1, 1 },
+	{ DRM_FORMAT_NV42, 2, { 1, 2 }, 1, 1 },
+	{ DRM_FORMAT_YUV420, 3, { 1, 1, 1 }, 2, 2 },
+	{ DRM_FORMAT_YVU420, 3, { 1, 1, 1 }, 2, 2 },
+	{ DRM_FORMAT_YUV422, 3, { 1, 1, 1 }, 2, 1 },
+	{ DRM_FORMAT_YUV444, 3, { 1, 1, 1 }, 1, 1 },
+	{ DRM_FORMAT_P010, 2, { 2, 4 }, 2, 2 },
+	/* Packed 4:2:2: DRM's cpp is per pixel, a macropixel being 2. */
+	{ DRM_FORMAT_YUYV, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_UYVY, 1, { 2 }, 1, 1 },
+};
+
+int fourcc_layout(uint32_t fourcc, unsigned int *num_planes,
+		  unsigned int cpp[3], unsigned int *hsub, unsigned int *vsub)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(fourcc_layouts); i++) {
+		const struct fourcc_layout *l = &fourcc_layouts[i];
+
+		if (l->fourcc != fourcc)
+			continue;
+		*num_planes = l->num_planes;
+		for (k = 0; k < 3; k++)
+			cpp[k] = l->cpp[k];
+		*hsub = l->hsub;
+		*vsub = l->vsub;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *fourcc_str(uint32_t fourcc)
+{
+	static char buf[8][8];
+	static unsigned int next;
+	char *s = buf[next++ % 8];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = (fourcc >> (8 * i)) & 0xff;
+
+		s[i] = c >= 0x20 && c < 0x7f ? c : '?';
+	}
+	s[4] = 0;
+	return s;
+}
+
+int fmt_fb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
+		  struct fmt_fb *fb)
+{
+	struct drm_mode_create_dumb create = { .bpp = 8 };
+	struct drm_mode_map_dumb map = { 0 };
+	struct drm_mode_destroy_dumb destroy = { 0 };
+	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	unsigned int np, cpp[3], hsub, vsub, i;
+	uint32_t pitch = 0, rows = 0;
+	void *map_addr;
+	int err;
+
+	memset(fb, 0, sizeof(*fb));
+	if (fourcc_layout(fourcc, &np, cpp, &hsub, &vsub)) {
+		fprintf(stderr, "fmt_fb_create: unknown format %s\n",
+			fourcc_str(fourcc));
+		return -EINVAL;
+	}
+	for (i = 0; i < np; i++) {
+		uint32_t w = i ? (width + hsub - 1) / hsub : width;
+
+		fb->rows[i] = i ? (height + vsub - 1) / vsub : height;
+		fb->row_bytes[i] = w * cpp[i];
+		if (fb->row_bytes[i] > pitch)
+			pitch = fb->row_bytes[i];
+		rows += fb->rows[i];
+	}
+	/* One line pitch for every plane, 64-byte aligned. */
+	create.width = (pitch + 63) & ~63u;
+	create.height = rows;
+	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create)) {
+		err = -errno;
+		fprintf(stderr, "CREATE_DUMB %ux%u (%s %ux%u): %s\n",
+			create.width, rows, fourcc_str(fourcc), width, height,
+			strerror(errno));
+		return err;
+	}
+
+	rows = 0;
+	for (i = 0; i < np; i++) {
+		handles[i] = create.handle;
+		pitches[i] = create.pitch;
+		offsets[i] = create.pitch * rows;
+		fb->pitch[i] = pitches[i];
+		fb->offset[i] = offsets[i];
+		rows += fb->rows[i];
+	}
+	if (drmModeAddFB2(fd, width, height, fourcc, handles, pitches,
+			  offsets, &fb->fb_id, 0)) {
+		err = -errno;
+		fprintf(stderr, "AddFB2 %ux%u %s: %s\n", width, height,
+			fourcc_str(fourcc), strerror(errno));
+		goto err_destroy;
+	}
+
+	map.handle = create.handle;
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
+		err = -errno;
+		fprintf(stderr, "MAP_DUMB: %s\n", strerror(errno));
+		goto err_rmfb;
+	}
+	map_addr = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			fd, map.offset);
+	if (map_addr == MAP_FAILED) {
+		err = -errno;
+		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(errno));
+		goto err_rmfb;
+	}
+
+	fb->width = width;
+	fb->height = height;
+	fb->fourcc = fourcc;
+	fb->handle = create.handle;
+	fb->num_planes = np;
+	fb->size = create.size;
+	fb->map = map_addr;
+	return 0;
+
+err_rmfb:
+	drmModeRmFB(fd, fb->fb_id);
+	fb->fb_id = 0;
+err_destroy:
+	destroy.handle = create.handle;
+	drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	return err;
+}
+
+void fmt_fb_destroy(int fd, struct fmt_fb *fb)
+{
+	struct drm_mode_destroy_dumb destroy = { .handle = fb->handle };
+
+	if (fb->map)
+		munmap(fb->map, fb->size);
+	if (fb->fb_id)
+		drmModeRmFB(fd, fb->fb_id);
+	if (fb->handle)
+		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	memset(fb, 0, sizeof(*fb));
+}
+
+static int wb_conn_read(int fd, drmModeConnector *c, struct wb_conn *wb)
+{
+	drmModePropertyBlobRes *blob;
+	uint64_t blob_id;
+	int i;
+
+	if (prop_get(fd, c->connector_id, DRM_MODE_OBJECT_CONNECTOR,
+		     "WRITEBACK_PIXEL_FORMATS", &blob_id)) {
+		fprintf(stderr, "writeback connector %u: no WRITEBACK_PIXEL_FORMATS\n",
+			c->connector_id);
+		return -ENOENT;
+	}
+	blob = drmModeGetPropertyBlob(fd, blob_id);
+	if (!blob) {
+		fprintf(stderr, "writeback connector %u: formats blob %llu: %s\n",
+			c->connector_id, (unsigned long long)blob_id,
+			strerror(errno));
+		return -errno ? -errno : -ENOENT;
+	}
+	wb->num_formats = blob->length / sizeof(uint32_t);
+	wb->formats = calloc(wb->num_formats + 1, sizeof(uint32_t));
+	wb->modes = calloc(c->count_modes + 1, sizeof(*wb->modes));
+	if (!wb->formats || !wb->modes) {
+		drmModeFreePropertyBlob(blob);
+		return -ENOMEM;
+	}
+	memcpy(wb->formats, blob->data, wb->num_formats * sizeof(uint32_t));
+	drmModeFreePropertyBlob(blob);
+	for (i = 0; i < c->count_modes; i++)
+		wb->modes[i] = c->modes[i];
+	wb->count_modes = c->count_modes;
+	wb->conn = c->connector_id;
+	return 0;
+}
+
+int wb_conn_find(int fd, int crtc_idx, struct wb_conn *wb)
+{
+	drmModeRes *res;
+	int i, j, ret = -ENOENT;
+
+	memset(wb, 0, sizeof(*wb));
+	if (drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1)) {
+		ret = -errno;
+		fprintf(stderr, "DRM_CLIENT_CAP_WRITEBACK_CONNECTORS: %s\n",
+			strerror(errno));
+		return ret;
+	}
+	res = drmModeGetResources(fd);
+	if (!res) {
+		ret = -errno;
+		fprintf(stderr, "drmModeGetResources: %s\n", strerror(errno));
+		return ret;
+	}
+	for (i = 0; i < res->count_connectors && ret == -ENOENT; i++) {
+		drmModeConnector *c = drmModeGetConnector(fd,
+							  res->connectors[i]);
+		uint32_t mask = 0;
+
+		if (!c || c->connector_type != DRM_MODE_CONNECTOR_WRITEBACK) {
+			drmModeFreeConnector(c);
+			continue;
+		}
+		for (j = 0; j < c->count_encoders; j++) {
+			drmModeEncoder *enc = drmModeGetEncoder(fd,
+								c->encoders[j]);
+
+			if (enc)
+				mask |= enc->possible_crtcs;
+			drmModeFreeEncoder(enc);
+		}
+		if (crtc_idx >= 0 && crtc_idx < 32 &&
+		    (mask & (1u << crtc_idx))) {
+			ret = wb_conn_read(fd, c, wb);
+			wb->possible_crtcs = mask;
+			if (ret)
+				wb_conn_fini(wb);
+		}
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	if (ret == -ENOENT)
+		fprintf(stderr, "no writeback connector for CRTC index %d\n",
+			crtc_idx);
+	return ret;
+}
+
+void wb_conn_fini(struct wb_conn *wb)
+{
+	free(wb->formats);
+	free(wb->modes);
+	memset(wb, 0, sizeof(*wb));
+}
+
+bool wb_conn_has_format(const struct wb_conn *wb, uint32_t fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < wb->num_formats; i++)
+		if (wb->formats[i] == fourcc)
+			return true;
+	return false;
+}
+
+int fence_wait(int fence, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fence, .events = POLLIN };
+	double end = mono_now() + timeout_ms / 1000.0;
+	int ret;
+
+	for (;;) {
+		int left = (int)((end - mono_now()) * 1000.0 + 0.5);
+
+		ret = poll(&pfd, 1, left > 0 ? left : 0);
+		if (ret > 0)
+			return (pfd.revents & POLLIN) ? 1 : -EIO;
+		if (ret == 0)
+			return 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+int fence_status(int fence)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fence, SYNC_IOC_FILE_INFO, &info))
+		return -errno;
+	return info.status;
+}
+
+int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
+	      const char *name, uint64_t *val)
+{
+	drmModePropertyRes *p;
+	uint32_t id = prop_id(fd, obj, type, prop);
+	int i, ret = -ENOENT;
+
+	if (!id)
+		return -ENOENT;
+	p = drmModeGetProperty(fd, id);
+	if (!p)
+		return -errno ? -errno : -ENOENT;
+	for (i = 0; i < p->count_enums; i++) {
+		if (strcmp(p->enums[i].name, name))
+			continue;
+		*val = p->enums[i].value;
+		ret = 0;
+		break;
+	}
+	drmModeFreeProperty(p);
+	return ret;
+}

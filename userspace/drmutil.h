@@ -137,4 +137,64 @@ int kms_reset_all(int fd);
 /* DRM_PLANE_TYPE_* of @plane, or -1. */
 int plane_type(int fd, uint32_t plane);
 
+/*
+ * Framebuffers of any format drmutil knows the layout of (RGB from 16 to
+ * 64 bits per pixel, NV12/NV21/NV16/NV61/NV24/NV42, YUV420/YVU420/YUV422/
+ * YUV444, P010, YUYV, UYVY): one dumb buffer holding every plane, each
+ * line @pitch[i] bytes, plane i at @map + @offset[i].
+ */
+struct fmt_fb {
+	uint32_t width, height;
+	uint32_t fourcc;
+	uint32_t handle;
+	uint32_t fb_id;
+	unsigned int num_planes;
+	uint32_t pitch[3];
+	uint32_t offset[3];
+	uint32_t row_bytes[3];	/* bytes of pixels in one line of plane i */
+	uint32_t rows[3];	/* lines of plane i */
+	uint64_t size;
+	uint8_t *map;
+};
+
+/* Planes, bytes per pixel and chroma subsampling; 0 or -EINVAL. */
+int fourcc_layout(uint32_t fourcc, unsigned int *num_planes,
+		  unsigned int cpp[3], unsigned int *hsub, unsigned int *vsub);
+/* "XR24" and so on, in one of a few static buffers. */
+const char *fourcc_str(uint32_t fourcc);
+int fmt_fb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
+		  struct fmt_fb *fb);
+void fmt_fb_destroy(int fd, struct fmt_fb *fb);
+
+/* A writeback connector, its pixel formats and modes. */
+struct wb_conn {
+	uint32_t conn;
+	uint32_t possible_crtcs;	/* of its encoder */
+	uint32_t *formats;		/* WRITEBACK_PIXEL_FORMATS */
+	unsigned int num_formats;
+	drmModeModeInfo *modes;
+	int count_modes;
+};
+
+/*
+ * Enable DRM_CLIENT_CAP_WRITEBACK_CONNECTORS and find the writeback
+ * connector that CRTC index @crtc_idx may drive. 0, or a negative errno
+ * after printing why on stderr (-ENOENT: there is none).
+ */
+int wb_conn_find(int fd, int crtc_idx, struct wb_conn *wb);
+void wb_conn_fini(struct wb_conn *wb);
+bool wb_conn_has_format(const struct wb_conn *wb, uint32_t fourcc);
+
+/*
+ * Wait up to @timeout_ms for sync_file @fence to signal: 1 signalled,
+ * 0 timeout, negative errno on error.
+ */
+int fence_wait(int fence, int timeout_ms);
+/* A sync_file's status: 1 signalled, 0 pending, negative: its error. */
+int fence_status(int fence);
+
+/* Value of the entry called @name of enum or bitmask property @prop. */
+int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
+	      const char *name, uint64_t *val);
+
 #endif /* ATOMKMS_DRMUTIL_H */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "drmutil.h"
+#include "tap.h"
 
 #define EVENT_TIMEOUT_MS	1000
 #define MAX_SKIP_PERCENT	2
@@ -33,35 +34,6 @@ struct flip_ctx {
 	double recv_first, recv_last;	/* CLOCK_MONOTONIC at reception */
 };
 
-static int failures;
-
-static bool check(bool ok, const char *what, const char *detail)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-	} else {
-		printf("not ok - %s: %s\n", what, detail);
-		failures++;
-	}
-	fflush(stdout);
-	return ok;
-}
-
-/* printf into one of a few static buffers, for check() arguments. */
-static const char *sf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static const char *sf(const char *fmt, ...)
-{
-	static char buf[8][256];
-	static unsigned int next;
-	char *s = buf[next++ % ARRAY_SIZE(buf)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(buf[0]), fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 static void flip_handler(int fd, unsigned int seq, unsigned int tv_sec,
 			 unsigned int tv_usec, unsigned int crtc_id, void *data)

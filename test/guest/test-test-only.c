@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "drmutil.h"
+#include "tap.h"
 
 #define MAX_PIPES	16
 #define MAX_OBJS	128
@@ -94,35 +95,6 @@ struct ctx {
 	unsigned int cases, commits;
 };
 
-static int failures;
-
-static bool check(bool ok, const char *what, const char *detail)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-	} else {
-		printf("not ok - %s: %s\n", what, detail);
-		failures++;
-	}
-	fflush(stdout);
-	return ok;
-}
-
-/* printf into one of a few static buffers, for check() arguments. */
-static const char *sf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static const char *sf(const char *fmt, ...)
-{
-	static char buf[16][384];
-	static unsigned int next;
-	char *s = buf[next++ % ARRAY_SIZE(buf)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(buf[0]), fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 static const char *err_name(int err)
 {

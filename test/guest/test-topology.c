@@ -17,39 +17,11 @@
 #include <drm_fourcc.h>
 
 #include "drmutil.h"
+#include "tap.h"
 
 /* Object ids come from an idr and stay small; this one cannot exist. */
 #define BOGUS_OBJECT_ID	0x7ffffff0u
 
-static int failures;
-
-static bool check(bool ok, const char *what, const char *detail)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-	} else {
-		printf("not ok - %s: %s\n", what, detail);
-		failures++;
-	}
-	fflush(stdout);
-	return ok;
-}
-
-/* printf into one of a few static buffers, for check() arguments. */
-static const char *sf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static const char *sf(const char *fmt, ...)
-{
-	static char buf[8][256];
-	static unsigned int next;
-	char *s = buf[next++ % ARRAY_SIZE(buf)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(buf[0]), fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 static const char *err_name(int err)
 {
