@@ -16,6 +16,8 @@
 #include <linux/string.h>
 
 #include <drm/drm_debugfs_crc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_property.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
@@ -40,14 +42,51 @@ static unsigned int atomkms_crc_space(struct drm_crtc *crtc)
 	return space;
 }
 
+/* Copy what a composition reads, and hold its buffers. Under compose_lock. */
+static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
+				  const struct atomkms_crtc_state *state)
+{
+	const struct drm_crtc_state *cs = &state->base;
+	unsigned int i;
+
+	snap->frame = state->frame;
+	snap->frame.planes = snap->planes;
+	snap->frame.color = &snap->color;
+	for (i = 0; i < state->frame.num_planes; i++) {
+		snap->jobs[i] = *state->planes[i].job;
+		snap->planes[i] = state->planes[i];
+		snap->planes[i].job = &snap->jobs[i];
+		snap->fbs[i] = state->fbs[i];
+		drm_framebuffer_get(snap->fbs[i]);
+	}
+	snap->color = state->color;
+	snap->blobs[0] = cs->degamma_lut;
+	snap->blobs[1] = cs->ctm;
+	snap->blobs[2] = cs->gamma_lut;
+	/* drm_property_blob_get() takes no NULL; drm_property_blob_put() does. */
+	for (i = 0; i < ARRAY_SIZE(snap->blobs); i++)
+		if (snap->blobs[i])
+			drm_property_blob_get(snap->blobs[i]);
+}
+
+static void atomkms_snapshot_release(struct atomkms_frame_snapshot *snap)
+{
+	unsigned int i;
+
+	for (i = 0; i < snap->frame.num_planes; i++)
+		drm_framebuffer_put(snap->fbs[i]);
+	for (i = 0; i < ARRAY_SIZE(snap->blobs); i++)
+		drm_property_blob_put(snap->blobs[i]);
+}
+
 static void atomkms_compose_worker(struct work_struct *work)
 {
 	struct atomkms_crtc *akcrtc =
 		container_of(work, struct atomkms_crtc, compose_work);
 	struct drm_crtc *crtc = &akcrtc->base;
+	struct atomkms_frame_snapshot *snap = &akcrtc->snap;
 	struct atomkms_crtc_state *state;
 	struct atomkms_writeback wb;
-	struct atomkms_frame frame;
 	unsigned int wb_jobs, space, i;
 	u64 start, end, n;
 	bool crc;
@@ -63,19 +102,17 @@ static void atomkms_compose_worker(struct work_struct *work)
 	wb_jobs = state ? akcrtc->wb_jobs : 0;
 	akcrtc->wb_jobs -= wb_jobs;
 	wb = akcrtc->wb_target;
+	if (state && (crc || wb_jobs))
+		atomkms_snapshot_take(snap, state);
 	spin_unlock_irq(&akcrtc->compose_lock);
 
 	if (!state || (!crc && !wb_jobs))
 		return;
 
-	/*
-	 * The state stays alive until the commit that replaces it has
-	 * flushed this work: see atomkms_crtc_flush_composer().
-	 */
-	frame = state->frame;
-	frame.crc = crc ? &value : NULL;
-	frame.wb = wb_jobs ? &wb : NULL;
-	ret = atomkms_compose_frame(&frame, akcrtc->scratch);
+	snap->frame.crc = crc ? &value : NULL;
+	snap->frame.wb = wb_jobs ? &wb : NULL;
+	ret = atomkms_compose_frame(&snap->frame, akcrtc->scratch);
+	atomkms_snapshot_release(snap);
 	if (ret)
 		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed: %d\n",
 			       crtc->base.id, crtc->name, ret);
@@ -159,13 +196,15 @@ void atomkms_composer_vblank(struct atomkms_crtc *akcrtc)
 /**
  * atomkms_composer_publish - hand the compositor a new committed state
  * @akcrtc: the CRTC
- * @akstate: its new state with @akstate->frame filled in, or NULL when the
- *           CRTC is switched off
+ * @akstate: its new state, whose frame this builds, or NULL when the CRTC
+ *           is switched off
  */
 void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
 			      struct atomkms_crtc_state *akstate)
 {
 	spin_lock_irq(&akcrtc->compose_lock);
+	if (akstate)
+		atomkms_crtc_build_frame(&akcrtc->base, akstate);
 	akcrtc->active = akstate;
 	if (akstate && akstate->wb_queued) {
 		akcrtc->wb_jobs++;

@@ -294,9 +294,17 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	}
 }
 
-/* Build the compositor's frame from the planes now mapped, in zpos order. */
-static void atomkms_crtc_build_frame(struct drm_crtc *crtc,
-				     struct atomkms_crtc_state *akstate)
+/**
+ * atomkms_crtc_build_frame - describe the frame of a CRTC state's planes
+ * @crtc: the CRTC
+ * @akstate: its current state
+ *
+ * The visible planes in zpos order, from the current plane states. Called
+ * with &atomkms_crtc.compose_lock held, by atomic_flush and by async
+ * cursor updates, which change plane states in place.
+ */
+void atomkms_crtc_build_frame(struct drm_crtc *crtc,
+			      struct atomkms_crtc_state *akstate)
 {
 	struct drm_crtc_state *crtc_state = &akstate->base;
 	struct atomkms_frame_plane *fp = akstate->planes;
@@ -326,8 +334,10 @@ static void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			if (prev->base.normalized_zpos <= ps->normalized_zpos)
 				break;
 			fp[j] = fp[j - 1];
+			akstate->fbs[j] = akstate->fbs[j - 1];
 		}
 		fp[j] = cur;
+		akstate->fbs[j] = ps->fb;
 		n++;
 	}
 
@@ -346,7 +356,6 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
 	struct drm_pending_vblank_event *event = crtc->state->event;
 
-	atomkms_crtc_build_frame(crtc, akstate);
 	atomkms_composer_publish(to_atomkms_crtc(crtc), akstate);
 
 	if (!event)
@@ -364,24 +373,6 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	}
 	spin_unlock_irq(&crtc->dev->event_lock);
 	crtc->state->event = NULL;
-}
-
-/**
- * atomkms_crtc_flush_composer - wait until no frame reads a replaced state
- * @state: a commit, after its new state is latched
- *
- * Called by the commit tail before the old plane states are unmapped and
- * freed: a composition that started before atomic_flush published the new
- * state may still read the old one.
- */
-void atomkms_crtc_flush_composer(struct drm_atomic_state *state)
-{
-	struct drm_crtc_state *old_crtc_state;
-	struct drm_crtc *crtc;
-	int i;
-
-	for_each_old_crtc_in_state(state, crtc, old_crtc_state, i)
-		flush_work(&to_atomkms_crtc(crtc)->compose_work);
 }
 
 static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {

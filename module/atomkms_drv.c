@@ -147,7 +147,6 @@ static void atomkms_atomic_commit_tail(struct drm_atomic_state *state)
 	drm_atomic_helper_fake_vblank(state);
 	drm_atomic_helper_commit_hw_done(state);
 	drm_atomic_helper_wait_for_flip_done(dev, state);
-	atomkms_crtc_flush_composer(state);
 	drm_atomic_helper_cleanup_planes(dev, state);
 }
 

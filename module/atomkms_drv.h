@@ -116,6 +116,7 @@ struct atomkms_plane_state {
  * @planes: the visible planes in ascending zpos, with their mapped sources;
  *          filled by atomic_flush, when the framebuffers are mapped
  * @frame: the compositor's frame description, pointing at @planes and @color
+ * @fbs: the framebuffer of each of @planes
  * @wb: where this commit's writeback job wants the frame
  * @wb_queued: this commit queued a writeback job; filled by the writeback
  *             connector's atomic_commit, consumed by atomic_flush
@@ -126,8 +127,30 @@ struct atomkms_crtc_state {
 	struct atomkms_color color;
 	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame frame;
+	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_writeback wb;
 	bool wb_queued;
+};
+
+/**
+ * struct atomkms_frame_snapshot - what one composition reads
+ * @frame: the frame, pointing at @planes
+ * @planes: the planes, pointing at @jobs
+ * @jobs: copies of the plane jobs
+ * @color: the color pipeline, pointing into @blobs
+ * @fbs: references on the framebuffers the planes read
+ * @blobs: references on the DEGAMMA_LUT, CTM and GAMMA_LUT blobs
+ *
+ * Taken under &atomkms_crtc.compose_lock, so a composition never reads a
+ * state that a commit or an async cursor update is changing or freeing.
+ */
+struct atomkms_frame_snapshot {
+	struct atomkms_frame frame;
+	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct atomkms_color color;
+	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct drm_property_blob *blobs[3];
 };
 
 /**
@@ -146,12 +169,13 @@ struct atomkms_crtc_state {
  * @compose_work: composes the frame for CRC capture
  * @scratch: the compositor's line buffers, sized for the widest mode at
  *           load time, so no commit allocates and no frame can fail
+ * @snap: the compositor's copy of the frame it composes (its own: the
+ *        queue is ordered)
  * @compose_lock: protects @active, @crc_enabled, @frame_start, @frame_end
  *                and @frame_pending, between the timer, the commit and the
  *                compositor
- * @active: the committed state the compositor reads, swapped in by
- *          atomic_flush; the commit tail flushes @compose_work before the
- *          state it replaced is freed
+ * @active: the committed state, swapped in by atomic_flush; the
+ *          compositor copies what it needs from it under @compose_lock
  * @crc_enabled: CRC capture is on
  * @frame_start: first vblank not yet given a CRC
  * @frame_end: latest vblank to give a CRC
@@ -170,6 +194,7 @@ struct atomkms_crtc {
 	struct workqueue_struct *compose_wq;
 	struct work_struct compose_work;
 	void *scratch;
+	struct atomkms_frame_snapshot snap;
 
 	spinlock_t compose_lock; /* see @compose_lock above */
 	struct atomkms_crtc_state *active;
@@ -248,7 +273,8 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 					 struct drm_plane *cursor,
 					 unsigned int index);
 
-void atomkms_crtc_flush_composer(struct drm_atomic_state *state);
+void atomkms_crtc_build_frame(struct drm_crtc *crtc,
+			      struct atomkms_crtc_state *akstate);
 
 /* atomkms_composer.c */
 int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,

@@ -207,11 +207,65 @@ static void atomkms_plane_atomic_update(struct drm_plane *plane,
 	 */
 }
 
+/*
+ * Legacy cursor moves (and atomic updates of the cursor alone) are applied
+ * at once, without waiting for a vblank, as on display engines whose cursor
+ * registers are double-buffered: compositors move the cursor many times a
+ * frame, and igt's kms_cursor_legacy and cursor-rapid-movement expect it.
+ */
+static int atomkms_plane_atomic_async_check(struct drm_plane *plane,
+					    struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_state *crtc_state;
+
+	if (plane->type != DRM_PLANE_TYPE_CURSOR || !new_state->crtc ||
+	    new_state->crtc != plane->state->crtc || !new_state->fb ||
+	    !plane->state->fb)
+		return -EINVAL;
+	crtc_state = drm_atomic_get_new_crtc_state(state, new_state->crtc);
+	if (!crtc_state || !crtc_state->active)
+		return -EINVAL;
+	return atomkms_plane_atomic_check(plane, state);
+}
+
+static void atomkms_plane_atomic_async_update(struct drm_plane *plane,
+					      struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_plane_state *cur = plane->state;
+	struct atomkms_crtc *akcrtc = to_atomkms_crtc(cur->crtc);
+	struct atomkms_crtc_state *akcs = to_atomkms_crtc_state(cur->crtc->state);
+
+	/* In place, as the helper wants; the compositor reads under the lock. */
+	spin_lock_irq(&akcrtc->compose_lock);
+	swap(cur->fb, new_state->fb);
+	cur->crtc_x = new_state->crtc_x;
+	cur->crtc_y = new_state->crtc_y;
+	cur->crtc_w = new_state->crtc_w;
+	cur->crtc_h = new_state->crtc_h;
+	cur->src_x = new_state->src_x;
+	cur->src_y = new_state->src_y;
+	cur->src_w = new_state->src_w;
+	cur->src_h = new_state->src_h;
+	cur->src = new_state->src;
+	cur->dst = new_state->dst;
+	cur->visible = new_state->visible;
+	to_atomkms_plane_state(cur)->job = to_atomkms_plane_state(new_state)->job;
+	if (akcrtc->active == akcs)
+		atomkms_crtc_build_frame(cur->crtc, akcs);
+	spin_unlock_irq(&akcrtc->compose_lock);
+}
+
 static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {
 	/* Fences only: atomkms framebuffers are always mapped. */
 	.prepare_fb	= drm_gem_plane_helper_prepare_fb,
 	.atomic_check	= atomkms_plane_atomic_check,
 	.atomic_update	= atomkms_plane_atomic_update,
+	.atomic_async_check	= atomkms_plane_atomic_async_check,
+	.atomic_async_update	= atomkms_plane_atomic_async_update,
 };
 
 static int atomkms_plane_add_properties(struct drm_plane *plane,
