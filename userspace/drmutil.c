@@ -998,3 +998,16 @@ int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
 	drmModeFreeProperty(p);
 	return ret;
 }
+
+const char *obj_type_name(uint32_t type)
+{
+	switch (type) {
+	case DRM_MODE_OBJECT_CRTC:
+		return "crtc";
+	case DRM_MODE_OBJECT_CONNECTOR:
+		return "connector";
+	case DRM_MODE_OBJECT_PLANE:
+		return "plane";
+	}
+	return "object";
+}

@@ -197,4 +197,7 @@ int fence_status(int fence);
 int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
 	      const char *name, uint64_t *val);
 
+/* "crtc", "connector", "plane" or "object", for messages. */
+const char *obj_type_name(uint32_t type);
+
 #endif /* ATOMKMS_DRMUTIL_H */

@@ -382,19 +382,6 @@ static int all_pipes_on(void)
 
 /* ---- setup ---- */
 
-static const char *type_name(uint32_t type)
-{
-	switch (type) {
-	case DRM_MODE_OBJECT_CRTC:
-		return "crtc";
-	case DRM_MODE_OBJECT_CONNECTOR:
-		return "connector";
-	case DRM_MODE_OBJECT_PLANE:
-		return "plane";
-	}
-	return "object";
-}
-
 static void add_object(uint32_t id, uint32_t type)
 {
 	drmModeObjectProperties *props;
@@ -798,7 +785,7 @@ static void test_prop_values(void)
 				continue;
 			for (k = 0; k < n; k++) {
 				ret = try1(o->id, e->id, v[k],
-					   sf("%s %u %s = %#llx", type_name(o->type),
+					   sf("%s %u %s = %#llx", obj_type_name(o->type),
 					      o->id, name,
 					      (unsigned long long)v[k]));
 				count(ret);
@@ -808,7 +795,7 @@ static void test_prop_values(void)
 						 ename(ret));
 			}
 			check(!bad, sf("%s %u %s: %d invalid values fail -EINVAL",
-				       type_name(o->type), o->id, name, n),
+				       obj_type_name(o->type), o->id, name, n),
 			      bad ? bad : "");
 		}
 	}

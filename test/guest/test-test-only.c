@@ -101,19 +101,6 @@ static const char *err_name(int err)
 	return err ? strerror(-err) : "success";
 }
 
-static const char *obj_type_name(uint32_t type)
-{
-	switch (type) {
-	case DRM_MODE_OBJECT_CRTC:
-		return "crtc";
-	case DRM_MODE_OBJECT_CONNECTOR:
-		return "connector";
-	case DRM_MODE_OBJECT_PLANE:
-		return "plane";
-	}
-	return "object";
-}
-
 /* Property metadata, fetched once per id. */
 static drmModePropertyRes *prop_info(int fd, uint32_t id)
 {
