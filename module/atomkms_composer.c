@@ -88,6 +88,7 @@ static void atomkms_compose_worker(struct work_struct *work)
 	struct atomkms_crtc_state *state;
 	struct atomkms_writeback wb;
 	unsigned int wb_jobs, space, i;
+	u64 generation;
 	u64 start, end, n;
 	bool crc;
 	u32 value = 0;
@@ -102,6 +103,7 @@ static void atomkms_compose_worker(struct work_struct *work)
 	wb_jobs = state ? akcrtc->wb_jobs : 0;
 	akcrtc->wb_jobs -= wb_jobs;
 	wb = akcrtc->wb_target;
+	generation = akcrtc->generation;
 	if (state && (crc || wb_jobs))
 		atomkms_snapshot_take(snap, state);
 	spin_unlock_irq(&akcrtc->compose_lock);
@@ -122,7 +124,7 @@ static void atomkms_compose_worker(struct work_struct *work)
 	 * state: report them now rather than one composition later.
 	 */
 	spin_lock_irq(&akcrtc->compose_lock);
-	if (crc && akcrtc->active == state && akcrtc->frame_pending) {
+	if (crc && akcrtc->generation == generation && akcrtc->frame_pending) {
 		end = akcrtc->frame_end;
 		akcrtc->frame_pending = false;
 	}
@@ -206,6 +208,7 @@ void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
 	if (akstate)
 		atomkms_crtc_build_frame(&akcrtc->base, akstate);
 	akcrtc->active = akstate;
+	akcrtc->generation++;
 	if (akstate && akstate->wb_queued) {
 		akcrtc->wb_jobs++;
 		akcrtc->wb_target = akstate->wb;

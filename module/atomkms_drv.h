@@ -176,6 +176,8 @@ struct atomkms_frame_snapshot {
  *                compositor
  * @active: the committed state, swapped in by atomic_flush; the
  *          compositor copies what it needs from it under @compose_lock
+ * @generation: bumped whenever @active or its planes change (commits and
+ *              async cursor updates)
  * @crc_enabled: CRC capture is on
  * @frame_start: first vblank not yet given a CRC
  * @frame_end: latest vblank to give a CRC
@@ -198,6 +200,7 @@ struct atomkms_crtc {
 
 	spinlock_t compose_lock; /* see @compose_lock above */
 	struct atomkms_crtc_state *active;
+	u64 generation;
 	bool crc_enabled;
 	u64 frame_start, frame_end;
 	bool frame_pending;

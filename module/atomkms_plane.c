@@ -254,8 +254,10 @@ static void atomkms_plane_atomic_async_update(struct drm_plane *plane,
 	cur->dst = new_state->dst;
 	cur->visible = new_state->visible;
 	to_atomkms_plane_state(cur)->job = to_atomkms_plane_state(new_state)->job;
-	if (akcrtc->active == akcs)
+	if (akcrtc->active == akcs) {
 		atomkms_crtc_build_frame(cur->crtc, akcs);
+		akcrtc->generation++;
+	}
 	spin_unlock_irq(&akcrtc->compose_lock);
 }
 
