@@ -229,6 +229,15 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 	enum atomkms_timing_status status;
 	int ret;
 
+	/*
+	 * Colour blobs are checked even on a CRTC that is off: a state that
+	 * holds a LUT we cannot use would otherwise only fail later, on the
+	 * commit that enables the CRTC, and not where userspace set it.
+	 */
+	ret = atomkms_crtc_check_color(crtc, crtc_state);
+	if (ret)
+		return ret;
+
 	if (!crtc_state->enable)
 		return 0;
 
@@ -238,10 +247,6 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 			       crtc->base.id, crtc->name);
 		return -EINVAL;
 	}
-
-	ret = atomkms_crtc_check_color(crtc, crtc_state);
-	if (ret)
-		return ret;
 
 	/* mode_valid saw the user's mode; the timer runs the adjusted one. */
 	atomkms_timing_from_mode(&t, &crtc_state->adjusted_mode);
