@@ -27,15 +27,20 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help \
-	sparse checkpatch lint bench
+	sparse checkpatch lint bench sw_sync
 
-all: module userspace
+all: module userspace sw_sync
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run make setup"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace: $(BINS) $(UNITS)
+
+# Test-only: the kernel's sw_sync, which igt's fence tests need and the
+# Debian kernel lacks, built from linux-source (qemu/build-sw-sync.sh).
+sw_sync:
+	@qemu/build-sw-sync.sh
 
 $(B)/bin/%: userspace/%.c userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)

@@ -8,7 +8,7 @@
 set -eu
 
 cache=$1
-pkgs="igt-gpu-tools-tests,kmod,libdrm-tests,edid-decode"
+pkgs="igt-gpu-tools-tests,kmod,libdrm-tests,edid-decode,udev"
 mirror=${ATOMKMS_MIRROR:-http://deb.debian.org/debian}
 img="$cache/rootfs.ext4"
 stamp="$cache/rootfs.stamp"
