@@ -193,10 +193,8 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	drm->mode_config.cursor_height = ATOMKMS_MAX_CURSOR;
 	drm->mode_config.preferred_depth = 24;
 	drm->mode_config.normalize_zpos = true;
-	/*
-	 * No async flips yet: igt 2.5 warns on every test of a driver that
-	 * offers them without IN_FORMATS_ASYNC, which 6.12 lacks.
-	 */
+	/* Primary planes flip async; they carry IN_FORMATS_ASYNC for it. */
+	drm->mode_config.async_page_flip = true;
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
 	drm->mode_config.helper_private = &atomkms_mode_config_helpers;
 

@@ -229,12 +229,14 @@ struct atomkms_output {
  * @config: the topology it was built from
  * @crtcs: the display pipes, @config.num_crtcs of them
  * @outputs: the encoder and connector of each pipe
+ * @in_formats_async: the IN_FORMATS_ASYNC property of primary planes
  */
 struct atomkms_device {
 	struct drm_device drm;
 	struct atomkms_config config;
 	struct atomkms_crtc *crtcs[ATOMKMS_MAX_CRTCS];
 	struct atomkms_output *outputs[ATOMKMS_MAX_CRTCS];
+	struct drm_property *in_formats_async;
 };
 
 static inline struct atomkms_device *to_atomkms_device(struct drm_device *drm)

@@ -312,6 +312,64 @@ static int atomkms_plane_add_properties(struct drm_plane *plane,
 						 DRM_COLOR_YCBCR_LIMITED_RANGE);
 }
 
+/*
+ * IN_FORMATS_ASYNC: the format/modifier pairs an async flip accepts, in
+ * IN_FORMATS' blob layout (struct drm_format_modifier_blob). Kernels from
+ * 6.14 on create it in the core; 6.12 does not, and igt warns about any
+ * driver that offers async flips without it on every plane. An async
+ * flip keeps the plane's format, so a primary plane lists all its formats,
+ * with the one modifier (linear) we scan out; other planes do not flip
+ * async and list none.
+ */
+static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
+					      struct drm_plane *plane)
+{
+	u32 count = plane->type == DRM_PLANE_TYPE_PRIMARY ?
+		    plane->format_count : 0;
+	struct drm_device *drm = &akdev->drm;
+	struct drm_format_modifier_blob *head;
+	struct drm_format_modifier *mod;
+	struct drm_property_blob *blob;
+	size_t formats_size, size;
+	u32 *formats;
+
+	if (!akdev->in_formats_async) {
+		akdev->in_formats_async =
+			drm_property_create(drm, DRM_MODE_PROP_IMMUTABLE |
+					    DRM_MODE_PROP_BLOB,
+					    "IN_FORMATS_ASYNC", 0);
+		if (!akdev->in_formats_async)
+			return -ENOMEM;
+	}
+
+	formats_size = ALIGN(count * sizeof(u32), 8);
+	size = sizeof(*head) + formats_size + (count ? sizeof(*mod) : 0);
+	blob = drm_property_create_blob(drm, size, NULL);
+	if (IS_ERR(blob))
+		return PTR_ERR(blob);
+
+	head = blob->data;
+	head->version = FORMAT_BLOB_CURRENT;
+	head->count_formats = count;
+	head->formats_offset = sizeof(*head);
+	head->count_modifiers = count ? 1 : 0;
+	head->modifiers_offset = sizeof(*head) + formats_size;
+	if (count) {
+		formats = (u32 *)(head + 1);
+		memcpy(formats, plane->format_types, count * sizeof(u32));
+		mod = (struct drm_format_modifier *)((u8 *)head +
+						      head->modifiers_offset);
+		/* One bit per format, 64 formats to a modifier entry. */
+		mod->formats = count >= 64 ? ~0ULL : (1ULL << count) - 1;
+		mod->offset = 0;
+		mod->modifier = DRM_FORMAT_MOD_LINEAR;
+	}
+
+	drm_object_attach_property(&plane->base, akdev->in_formats_async,
+				   blob->base.id);
+	return 0;
+}
+
 /**
  * atomkms_plane_create - create a universal plane
  * @akdev: the device
@@ -366,6 +424,8 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 	drm_plane_helper_add(&akplane->base, &atomkms_plane_helper_funcs);
 
 	ret = atomkms_plane_add_properties(&akplane->base, zpos, max_zpos, yuv);
+	if (!ret)
+		ret = atomkms_plane_add_in_formats_async(akdev, &akplane->base);
 	if (ret)
 		return ERR_PTR(ret);
 	return &akplane->base;
