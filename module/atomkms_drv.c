@@ -152,6 +152,15 @@ static void atomkms_atomic_commit_tail(struct drm_atomic_state *state)
 	drm_atomic_helper_fake_vblank(state);
 	drm_atomic_helper_commit_hw_done(state);
 	drm_atomic_helper_wait_for_flip_done(dev, state);
+	/*
+	 * drm_send_event_helper() completes flip_done first and only then
+	 * signals the out-fence and queues the event on the file, all under
+	 * event_lock. A blocking commit that returned on flip_done alone
+	 * could reach userspace in that window (igt's fd_completed() checks
+	 * saw it under TCG): taking the lock waits for the sender to finish.
+	 */
+	spin_lock_irq(&dev->event_lock);
+	spin_unlock_irq(&dev->event_lock);
 	drm_atomic_helper_cleanup_planes(dev, state);
 }
 

@@ -10,8 +10,8 @@ with another result and a reason:
 
 A listed binary that produced no result at all is a failure, and so is an
 expected non-pass result without a reason. Prints one line per unexpected
-result and a closing "igt: N passed, N failed, N skipped" line; exits 1 on
-any unexpected result.
+result, followed by the lines of its output that say why, and a closing
+"igt: N passed, N failed, N skipped" line; exits 1 on any unexpected result.
 """
 import fnmatch
 import json
@@ -44,6 +44,19 @@ def expected_for(name, rules):
     return "pass", ""
 
 
+def why(test, limit=6):
+    """The lines of a result that say why it failed: igt's CRITICAL
+    assertions first, else the end of its stderr, else of its dmesg."""
+    err = test.get("err", "").splitlines()
+    lines = [l for l in err if "CRITICAL" in l]
+    if not lines:
+        lines = [l for l in err if l.strip()][-limit:]
+    if not lines:
+        lines = [l for l in test.get("dmesg", "").splitlines()
+                 if l.strip()][-limit:]
+    return [l[:200] for l in lines[:limit]]
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit("usage: igt_compare.py results.json LIST EXPECTATIONS...")
@@ -69,6 +82,8 @@ def main():
         failed += 1
         detail = f" (expected {want}: {reason})" if want != "pass" else ""
         print(f"UNEXPECTED {name}: {got}{detail}")
+        for line in why(tests[name]):
+            print(f"    {line}")
 
     for entry in listed:
         if not any(n == entry or n.startswith(entry + "@") for n in tests):
