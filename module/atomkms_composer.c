@@ -29,16 +29,17 @@
  * Room left in the CRC queue userspace reads from debugfs. Entries beyond
  * it would be dropped by drm_crtc_add_crc_entry() with an error message
  * per frame; a reader that stalls just loses the oldest frames instead.
+ * Called under compose_lock, so with interrupts off.
  */
 static unsigned int atomkms_crc_space(struct drm_crtc *crtc)
 {
 	struct drm_crtc_crc *crc = &crtc->crc;
 	unsigned int space = 0;
 
-	spin_lock_irq(&crc->lock);
+	spin_lock(&crc->lock);
 	if (crc->entries)
 		space = CIRC_SPACE(crc->head, crc->tail, DRM_CRC_ENTRIES_NR);
-	spin_unlock_irq(&crc->lock);
+	spin_unlock(&crc->lock);
 	return space;
 }
 
@@ -88,7 +89,7 @@ static void atomkms_compose_worker(struct work_struct *work)
 	struct atomkms_crtc_state *state;
 	struct atomkms_writeback wb;
 	unsigned int wb_jobs, space, i;
-	u64 generation;
+	u64 generation, epoch;
 	u64 start, end, n;
 	bool crc;
 	u32 value = 0;
@@ -104,6 +105,7 @@ static void atomkms_compose_worker(struct work_struct *work)
 	akcrtc->wb_jobs -= wb_jobs;
 	wb = akcrtc->wb_target;
 	generation = akcrtc->generation;
+	epoch = akcrtc->crc_epoch;
 	if (state && (crc || wb_jobs))
 		atomkms_snapshot_take(snap, state);
 	spin_unlock_irq(&akcrtc->compose_lock);
@@ -119,32 +121,41 @@ static void atomkms_compose_worker(struct work_struct *work)
 		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed: %d\n",
 			       crtc->base.id, crtc->name, ret);
 
+	/* Jobs queued faster than frames all complete with the newest. */
+	for (i = 0; i < wb_jobs; i++)
+		drm_writeback_signal_completion(&akcrtc->wb, ret);
+	if (!crc || ret)
+		return;
+
+	/*
+	 * The CRC goes to the reader it was composed for, or to nobody: the
+	 * debugfs file may have been closed and reopened meanwhile, and its
+	 * new queue exists before set_crc_source() is called. Entries are
+	 * added under compose_lock, which atomkms_crc_set_source() takes.
+	 */
+	spin_lock_irq(&akcrtc->compose_lock);
+	if (akcrtc->crc_epoch != epoch) {
+		spin_unlock_irq(&akcrtc->compose_lock);
+		return;
+	}
 	/*
 	 * Vblanks that passed while we composed showed the same committed
 	 * state: report them now rather than one composition later.
 	 */
-	spin_lock_irq(&akcrtc->compose_lock);
-	if (crc && akcrtc->generation == generation && akcrtc->frame_pending) {
+	if (akcrtc->generation == generation && akcrtc->frame_pending) {
 		end = akcrtc->frame_end;
 		akcrtc->frame_pending = false;
 	}
-	spin_unlock_irq(&akcrtc->compose_lock);
-
-	/* Jobs queued faster than frames all complete with the newest. */
-	for (i = 0; i < wb_jobs; i++)
-		drm_writeback_signal_completion(&akcrtc->wb, ret);
-	if (crc && !ret) {
-		space = atomkms_crc_space(crtc);
-		if (end - start >= space) {
-			drm_dbg_driver(crtc->dev,
-				       "[CRTC:%d:%s] CRC reader behind, frames %llu-%llu dropped\n",
-				       crtc->base.id, crtc->name, start,
-				       end - space);
-			start = end + 1 - space;
-		}
-		for (n = start; n <= end; n++)
-			drm_crtc_add_crc_entry(crtc, true, n, &value);
+	space = atomkms_crc_space(crtc);
+	if (end - start >= space) {
+		drm_dbg_driver(crtc->dev,
+			       "[CRTC:%d:%s] CRC reader behind, frames %llu-%llu dropped\n",
+			       crtc->base.id, crtc->name, start, end - space);
+		start = end + 1 - space;
 	}
+	for (n = start; n <= end; n++)
+		drm_crtc_add_crc_entry(crtc, true, n, &value);
+	spin_unlock_irq(&akcrtc->compose_lock);
 }
 
 /**
@@ -244,6 +255,7 @@ int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src)
 
 	spin_lock_irq(&akcrtc->compose_lock);
 	akcrtc->crc_enabled = src && *src;
+	akcrtc->crc_epoch++;
 	akcrtc->frame_pending = false;
 	spin_unlock_irq(&akcrtc->compose_lock);
 	return 0;

@@ -171,14 +171,16 @@ struct atomkms_frame_snapshot {
  *           load time, so no commit allocates and no frame can fail
  * @snap: the compositor's copy of the frame it composes (its own: the
  *        queue is ordered)
- * @compose_lock: protects @active, @crc_enabled, @frame_start, @frame_end
- *                and @frame_pending, between the timer, the commit and the
- *                compositor
+ * @compose_lock: protects @active, @crc_enabled, @crc_epoch, @frame_start,
+ *                @frame_end and @frame_pending, between the timer, the
+ *                commit, the CRC source hook and the compositor
  * @active: the committed state, swapped in by atomic_flush; the
  *          compositor copies what it needs from it under @compose_lock
  * @generation: bumped whenever @active or its planes change (commits and
  *              async cursor updates)
  * @crc_enabled: CRC capture is on
+ * @crc_epoch: bumped whenever the CRC source is set or cleared, so that a
+ *             composition begun for one reader never reports to the next
  * @frame_start: first vblank not yet given a CRC
  * @frame_end: latest vblank to give a CRC
  * @frame_pending: @frame_start..@frame_end wait for @compose_work
@@ -202,6 +204,7 @@ struct atomkms_crtc {
 	struct atomkms_crtc_state *active;
 	u64 generation;
 	bool crc_enabled;
+	u64 crc_epoch;
 	u64 frame_start, frame_end;
 	bool frame_pending;
 

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-crc - atomkms's CRCs through the DRM debugfs CRC API, as igt reads
+ * them.
+ *
+ * Modesets the first connected output with framebuffer A (a gradient),
+ * then checks:
+ *  - reference: each of A and B (another gradient) gives one CRC value
+ *    over 8 consecutive frames, frame numbers +1 apart, and A's differs
+ *    from B's;
+ *  - reopen: an async flip between closing the CRC file and opening it
+ *    again changes the state while a composition for the old reader may
+ *    still run; the first CRC of the new reader must be the new
+ *    framebuffer's (a stale one was once reported: igt's collect_crc
+ *    pattern, start/read/stop, flaked on it), N times;
+ *  - current: in one session, after each blocking commit of A or B, the
+ *    CRC of the first frame after the vblank counter at return (igt's
+ *    igt_pipe_crc_get_current()) is the committed framebuffer's.
+ *
+ * Usage: test-crc [-n ROUNDS]   (default 60)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "drmutil.h"
+#include "tap.h"
+
+#define CRC_TIMEOUT_MS		2000
+#define EVENT_TIMEOUT_MS	1000
+#define REF_FRAMES		8
+#define DEBUGFS			"/sys/kernel/debug"
+
+static struct {
+	int fd;
+	struct kms_pipe pipe;
+	struct dumb_fb fb[2];
+	char crc_dir[128];
+	int data;		/* the open CRC data file, or -1 */
+	unsigned int flips;	/* page-flip events received */
+} t = { .data = -1 };
+
+struct crc_entry {
+	uint32_t frame;
+	uint32_t value;
+};
+
+static void fill(struct dumb_fb *fb, uint32_t seed)
+{
+	uint32_t x, y;
+
+	for (y = 0; y < fb->height; y++)
+		for (x = 0; x < fb->width; x++)
+			fb->pixels[y * (fb->stride / 4) + x] =
+				(x * seed) ^ (y << 8) ^ (seed << 16);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+static int crc_open(void)
+{
+	char path[160];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/control", t.crc_dir);
+	ret = write_file(path, "auto");
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/data", t.crc_dir);
+	t.data = open(path, O_RDONLY | O_NONBLOCK);
+	return t.data < 0 ? -errno : 0;
+}
+
+static void crc_close(void)
+{
+	if (t.data >= 0)
+		close(t.data);
+	t.data = -1;
+}
+
+/* The next entry, "0x%08x 0x%08x\n" (frame, value): 0 or negative errno. */
+static int crc_read(struct crc_entry *e)
+{
+	struct pollfd pfd = { .fd = t.data, .events = POLLIN };
+	char line[64];
+	ssize_t n;
+
+	for (;;) {
+		n = read(t.data, line, sizeof(line) - 1);
+		if (n > 0)
+			break;
+		if (n == 0 || errno != EAGAIN)
+			return n == 0 ? -ENODATA : -errno;
+		n = poll(&pfd, 1, CRC_TIMEOUT_MS);
+		if (n <= 0)
+			return n == 0 ? -ETIMEDOUT : -errno;
+	}
+	line[n] = 0;
+	if (sscanf(line, "%x %x", &e->frame, &e->value) != 2)
+		return -EPROTO;
+	return 0;
+}
+
+/* The vblank counter, after waiting for @wait vblanks. */
+static uint32_t vblank_wait(unsigned int wait)
+{
+	drmVBlank vbl = { 0 };
+
+	vbl.request.sequence = wait;
+	vbl.request.type = DRM_VBLANK_RELATIVE |
+		((t.pipe.crtc_idx << DRM_VBLANK_HIGH_CRTC_SHIFT) &
+		 DRM_VBLANK_HIGH_CRTC_MASK);
+	if (drmWaitVBlank(t.fd, &vbl))
+		return 0;
+	return vbl.reply.sequence;
+}
+
+static void flip_handler(int fd, unsigned int seq, unsigned int tv_sec,
+			 unsigned int tv_usec, unsigned int crtc_id, void *data)
+{
+	(void)fd, (void)seq, (void)tv_sec, (void)tv_usec, (void)crtc_id;
+	(void)data;
+	t.flips++;
+}
+
+static int commit_fb(unsigned int i)
+{
+	struct areq r;
+
+	areq_init(&r, t.fd);
+	areq_add(&r, t.pipe.plane, DRM_MODE_OBJECT_PLANE, "FB_ID",
+		 t.fb[i].fb_id);
+	return areq_commit(&r, 0, NULL);
+}
+
+/* An async flip to fb @i, and its event. 0 or a negative errno. */
+static int async_flip(unsigned int i)
+{
+	drmEventContext ev = {
+		.version = 3, .page_flip_handler2 = flip_handler,
+	};
+	unsigned int want = t.flips + 1;
+	int ret;
+
+	ret = drmModePageFlip(t.fd, t.pipe.crtc, t.fb[i].fb_id,
+			      DRM_MODE_PAGE_FLIP_EVENT |
+			      DRM_MODE_PAGE_FLIP_ASYNC, NULL);
+	if (ret)
+		return -errno;
+	while (t.flips < want) {
+		ret = wait_event(t.fd, &ev, EVENT_TIMEOUT_MS);
+		if (ret <= 0)
+			return ret ? ret : -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* One CRC session on fb @i: its value over REF_FRAMES frames, or 0. */
+static uint32_t reference(unsigned int i)
+{
+	struct crc_entry e, first = { 0 };
+	unsigned int n, gaps = 0, changes = 0;
+	int ret;
+
+	ret = commit_fb(i);
+	if (!check(!ret, sf("commit framebuffer %c", 'A' + i), strerror(-ret)))
+		return 0;
+	ret = crc_open();
+	if (!check(!ret, "open the CRC file", strerror(-ret)))
+		return 0;
+	for (n = 0; n < REF_FRAMES; n++) {
+		ret = crc_read(&e);
+		if (ret)
+			break;
+		if (n == 0)
+			first = e;
+		else
+			gaps += e.frame != first.frame + n;
+		changes += e.value != first.value;
+	}
+	crc_close();
+	check(!ret, sf("read %u CRCs of %c", REF_FRAMES, 'A' + i),
+	      strerror(-ret));
+	check(!gaps, sf("%c: frame numbers go up by 1", 'A' + i),
+	      sf("%u gaps after frame %u", gaps, first.frame));
+	check(!changes, sf("%c: one CRC value for a still frame", 'A' + i),
+	      sf("%u of %u differ from %#x", changes, REF_FRAMES,
+		 first.value));
+	printf("# %c: CRC %#010x from frame %u\n", 'A' + i, first.value,
+	       first.frame);
+	return ret || gaps || changes ? 0 : first.value;
+}
+
+static void test_reopen(const uint32_t ref[2], unsigned int rounds)
+{
+	unsigned int i, cur = 1, stale = 0, errors = 0;
+	struct crc_entry e;
+	int ret;
+
+	for (i = 0; i < rounds; i++) {
+		if (crc_open() || crc_read(&e)) {
+			errors++;
+			crc_close();
+			continue;
+		}
+		/* Just after a vblank, a composition for this reader runs. */
+		vblank_wait(1);
+		crc_close();
+		cur ^= 1;
+		ret = async_flip(cur);
+		if (ret) {
+			errors++;
+			break;
+		}
+		ret = crc_open();
+		if (!ret)
+			ret = crc_read(&e);
+		crc_close();
+		if (ret) {
+			errors++;
+			continue;
+		}
+		if (e.value != ref[cur]) {
+			stale++;
+			printf("# round %u: frame %u CRC %#010x, want %c's %#010x\n",
+			       i, e.frame, e.value, 'A' + cur, ref[cur]);
+		}
+	}
+	check(!errors, sf("reopen: %u rounds without errors", rounds),
+	      sf("%u errors", errors));
+	check(!stale, "reopen: the first CRC after an async flip is the new framebuffer's",
+	      sf("%u of %u stale", stale, rounds));
+}
+
+static void test_current(const uint32_t ref[2], unsigned int rounds)
+{
+	unsigned int i, wrong = 0, errors = 0;
+	struct crc_entry e;
+	uint32_t target;
+	int ret;
+
+	ret = crc_open();
+	if (!check(!ret, "current: open the CRC file", strerror(-ret)))
+		return;
+	for (i = 0; i < rounds && !errors; i++) {
+		ret = commit_fb(i & 1);
+		if (ret) {
+			errors++;
+			break;
+		}
+		target = vblank_wait(0) + 1;
+		do {
+			ret = crc_read(&e);
+		} while (!ret && (int32_t)(e.frame - target) < 0);
+		if (ret) {
+			errors++;
+			break;
+		}
+		if (e.value != ref[i & 1]) {
+			wrong++;
+			printf("# round %u: frame %u (target %u) CRC %#010x, want %c's %#010x\n",
+			       i, e.frame, target, e.value, 'A' + (i & 1),
+			       ref[i & 1]);
+		}
+	}
+	crc_close();
+	check(!errors, sf("current: %u commits and CRC reads", rounds),
+	      sf("failed in round %u: %s", i, strerror(-ret)));
+	check(!wrong, "current: the frame after a blocking commit has its CRC",
+	      sf("%u of %u wrong", wrong, rounds));
+}
+
+static int find_crc_dir(void)
+{
+	struct stat st;
+
+	if (fstat(t.fd, &st))
+		return -errno;
+	snprintf(t.crc_dir, sizeof(t.crc_dir), DEBUGFS "/dri/%u/crtc-%d/crc",
+		 minor(st.st_rdev), t.pipe.crtc_idx);
+	if (access(t.crc_dir, F_OK))
+		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	return access(t.crc_dir, F_OK) ? -errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int rounds = 60;
+	uint64_t async = 0;
+	uint32_t blob, ref[2];
+	struct areq r;
+	int ret, opt;
+
+	while ((opt = getopt(argc, argv, "n:")) != -1)
+		if (opt == 'n')
+			rounds = strtoul(optarg, NULL, 0);
+
+	t.fd = atomkms_open();
+	if (!check(t.fd >= 0, "open atomkms device", "not found"))
+		goto out;
+	if (!check(!kms_reset_all(t.fd), "reset the device", "failed") ||
+	    !check(!kms_pipe_find(t.fd, &t.pipe), "find a pipe", "see stderr"))
+		goto out_close;
+	ret = find_crc_dir();
+	if (!check(!ret, sf("CRC directory %s", t.crc_dir), strerror(-ret)))
+		goto out_close;
+	drmGetCap(t.fd, DRM_CAP_ASYNC_PAGE_FLIP, &async);
+	check(async == 1, "DRM_CAP_ASYNC_PAGE_FLIP", "0");
+
+	if (!check(!dumb_fb_create(t.fd, t.pipe.mode.hdisplay,
+				   t.pipe.mode.vdisplay, &t.fb[0]) &&
+		   !dumb_fb_create(t.fd, t.pipe.mode.hdisplay,
+				   t.pipe.mode.vdisplay, &t.fb[1]),
+		   "create framebuffers A and B", "failed"))
+		goto out_close;
+	fill(&t.fb[0], 3);
+	fill(&t.fb[1], 7);
+	ret = drmModeCreatePropertyBlob(t.fd, &t.pipe.mode,
+					sizeof(t.pipe.mode), &blob);
+	if (!check(!ret, "create mode blob", strerror(-ret)))
+		goto out_fbs;
+	areq_init(&r, t.fd);
+	areq_modeset(&r, &t.pipe, blob, &t.fb[0]);
+	ret = areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	if (!check(!ret, sf("modeset %ux%u", t.pipe.mode.hdisplay,
+			    t.pipe.mode.vdisplay), strerror(-ret)))
+		goto out_fbs;
+
+	ref[0] = reference(0);
+	ref[1] = reference(1);
+	if (check(ref[0] && ref[1] && ref[0] != ref[1],
+		  "A and B have distinct CRCs",
+		  sf("%#x and %#x", ref[0], ref[1]))) {
+		if (async == 1)
+			test_reopen(ref, rounds);
+		test_current(ref, rounds / 2);
+	}
+
+	kms_disable_all(t.fd);
+	drmModeDestroyPropertyBlob(t.fd, blob);
+out_fbs:
+	dumb_fb_destroy(t.fd, &t.fb[1]);
+	dumb_fb_destroy(t.fd, &t.fb[0]);
+out_close:
+	close(t.fd);
+out:
+	printf("test-crc: %s\n", failures ? "FAIL" : "PASS");
+	return failures ? 1 : 0;
+}
