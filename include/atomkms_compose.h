@@ -22,6 +22,13 @@
  * (max = 65535). 8-bit frames therefore blend bit-exactly like pixman's
  * (and cairo's) OVER of premultiplied a8r8g8b8, layer after layer, with a
  * solid mask for plane alpha.
+ *
+ * With fast paths on, an 8-bit frame without a colour pipeline runs on a
+ * line of 0x00RRGGBB words instead of &struct atomkms_px: XRGB8888 and
+ * ARGB8888 planes are read in place, others through the general path and
+ * packed to 8 bits, and the three channels of a pixel blend together in
+ * 16-bit lanes of a u64, with the same arithmetic; the CRC runs over the
+ * line itself and XRGB8888 writeback is a copy that sets X.
  */
 #ifndef ATOMKMS_COMPOSE_H
 #define ATOMKMS_COMPOSE_H

@@ -41,8 +41,11 @@ struct atomkms_line_ctx {
 	u32 *idx1;
 	u32 *wx;
 	u8 *out8;
+	u32 *acc32;
+	u32 *tmp32;
 	u32 tmp_len;
 	bool prec8;
+	bool mode32;
 };
 
 typedef void (*atomkms_plane_line_fn)(const struct atomkms_line_ctx *ctx,
@@ -71,7 +74,8 @@ size_t atomkms_compose_scratch_size(u32 width)
 	return atomkms_align8(sizeof(struct atomkms_scratch)) +
 	       2 * w * sizeof(struct atomkms_px) +
 	       2 * tmp * sizeof(struct atomkms_px) +
-	       3 * w * sizeof(u32) + 4 * w;
+	       3 * w * sizeof(u32) + 4 * w +
+	       2 * tmp * sizeof(u32);
 }
 
 /**
@@ -110,6 +114,8 @@ static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
 	ctx->idx1 = ctx->idx0 + w;
 	ctx->wx = ctx->idx1 + w;
 	ctx->out8 = (u8 *)(ctx->wx + w);
+	ctx->acc32 = (u32 *)(ctx->out8 + 4 * w);
+	ctx->tmp32 = ctx->acc32 + s->tmp_len;
 	ctx->tmp_len = s->tmp_len;
 }
 
@@ -190,6 +196,117 @@ static void atomkms_blend16(u32 op, u32 pa, const struct atomkms_px *s,
 	}
 }
 
+/*
+ * The 8-bit frame path ("mode32"): in a frame of 8-bit planes without a
+ * colour pipeline, the line accumulates as 0x00RRGGBB words (X = 0), the
+ * bytes of the XRGB8888 frame that the CRC covers and that XRGB8888
+ * writeback stores. Blending works on all three channels of a pixel at
+ * once, in 16-bit lanes of a u64 (0x000000RR00GG00BB); the arithmetic is
+ * atomkms_blend8()'s, lane by lane, so the bytes equal the general path's.
+ */
+#define ATOMKMS_LANES	0x000000ff00ff00ffULL
+
+static __always_inline u64 atomkms_lanes(u32 p)
+{
+	return (p & 0xff) | (u64)(p & 0xff00) << 8 | (u64)(p & 0xff0000) << 16;
+}
+
+static __always_inline u32 atomkms_unlanes(u64 v)
+{
+	return (v & 0xff) | ((v >> 8) & 0xff00) | ((v >> 16) & 0xff0000);
+}
+
+/* atomkms_mul8() of each lane by @a (at most 255). */
+static __always_inline u64 atomkms_mul8_lanes(u64 v, u32 a)
+{
+	u64 t = v * a + 0x0000008000800080ULL;
+
+	return ((t + ((t >> 8) & ATOMKMS_LANES)) >> 8) & ATOMKMS_LANES;
+}
+
+/* min(255, s + d) in each lane (lanes hold at most 510). */
+static __always_inline u64 atomkms_add_sat_lanes(u64 s, u64 d)
+{
+	u64 v = s + d;
+
+	return (v | ((v >> 8) & 0x0000000100010001ULL) * 0xff) & ATOMKMS_LANES;
+}
+
+/* s + d (1 - sa) for premultiplied @p, plane alpha 255: pixman's OVER. */
+static __always_inline u32 atomkms_over32(u32 p, u32 d)
+{
+	u64 dv = atomkms_mul8_lanes(atomkms_lanes(d), 255 - (p >> 24));
+
+	return atomkms_unlanes(atomkms_add_sat_lanes(atomkms_lanes(p), dv));
+}
+
+static __always_inline u32 atomkms_load32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* atomkms_blend8() on 0xAARRGGBB source words and the 32-bit line. */
+static __always_inline void atomkms_blend32_op(u32 op, u32 pa, const u32 *s,
+					       u32 *d, u32 n)
+{
+	u32 i, a;
+
+	for (i = 0; i < n; i++) {
+		u64 sv = atomkms_lanes(s[i]), dv;
+
+		if (op == ATOMKMS_BLEND_COVERAGE) {
+			a = atomkms_mul8(s[i] >> 24, pa);
+			sv = atomkms_mul8_lanes(sv, a);
+		} else {
+			a = op == ATOMKMS_BLEND_PREMULTI ?
+			    atomkms_mul8(s[i] >> 24, pa) : pa;
+			sv = atomkms_mul8_lanes(sv, pa);
+		}
+		dv = atomkms_mul8_lanes(atomkms_lanes(d[i]), 255 - a);
+		d[i] = atomkms_unlanes(atomkms_add_sat_lanes(sv, dv));
+	}
+}
+
+static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
+{
+	u32 i;
+
+	switch (op) {
+	case ATOMKMS_BLEND_PREMULTI:
+		if (pa == 255) {
+			for (i = 0; i < n; i++)
+				d[i] = atomkms_over32(s[i], d[i]);
+			return;
+		}
+		atomkms_blend32_op(ATOMKMS_BLEND_PREMULTI, pa, s, d, n);
+		return;
+	case ATOMKMS_BLEND_COVERAGE:
+		atomkms_blend32_op(ATOMKMS_BLEND_COVERAGE, pa, s, d, n);
+		return;
+	default:
+		if (pa == 255) {
+			for (i = 0; i < n; i++)
+				d[i] = s[i] & 0xffffff;
+			return;
+		}
+		atomkms_blend32_op(ATOMKMS_BLEND_PIXEL_NONE, pa, s, d, n);
+		return;
+	}
+}
+
+/* Intermediate pixels to 0xAARRGGBB words: the 8 bits blend8 takes. */
+static void atomkms_pack32(const struct atomkms_px *px, u32 *out, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		out[i] = (u32)(px[i].a >> 8) << 24 | (u32)(px[i].r >> 8) << 16 |
+			 (u32)(px[i].g >> 8) << 8 | px[i].b >> 8;
+}
+
 /* Convert YCbCr and blend @n resampled pixels onto the line at @x. */
 static void atomkms_finish(const struct atomkms_line_ctx *ctx,
 			   const struct atomkms_plane_job *job,
@@ -197,6 +314,12 @@ static void atomkms_finish(const struct atomkms_line_ctx *ctx,
 {
 	if (job->fmt->is_yuv)
 		atomkms_yuv_to_rgb_line(&job->csc, px, n);
+	if (ctx->mode32) {
+		atomkms_pack32(px, ctx->tmp32, n);
+		atomkms_blend32(job->op, job->alpha >> 8, ctx->tmp32,
+				ctx->acc32 + x, n);
+		return;
+	}
 	/* Specialise the loops on the op. */
 	switch (job->op) {
 	case ATOMKMS_BLEND_PREMULTI:
@@ -468,6 +591,36 @@ static void atomkms_line_over8_alpha(const struct atomkms_line_ctx *ctx,
 }
 
 /*
+ * 8-bit frames: an unscaled XRGB8888 or ARGB8888 plane, any rotation and
+ * blend, straight from memory (an unrotated, aligned line in place, else
+ * gathered), blended by atomkms_blend32().
+ */
+static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
+				const struct atomkms_plane_job *job,
+				const struct atomkms_plane_src *src, s32 y)
+{
+	s32 a = (s32)(job->rx >> 16) + job->x1 - job->dst_x;
+	s32 b = (s32)(job->ry >> 16) + y - job->dst_y;
+	s32 fx = job->mx0 + job->mxa * a + job->mxb * b;
+	s32 fy = job->my0 + job->mya * a + job->myb * b;
+	const u8 *p = src->map[0] + (ptrdiff_t)fy * src->pitch[0] +
+		      (ptrdiff_t)fx * 4;
+	ptrdiff_t step = (ptrdiff_t)job->mya * src->pitch[0] + job->mxa * 4;
+	u32 n = job->x2 - job->x1, i;
+	const u32 *line;
+
+	if (step == 4 && !((unsigned long)p & 3)) {
+		line = (const u32 *)p;
+	} else {
+		for (i = 0; i < n; i++, p += step)
+			ctx->tmp32[i] = atomkms_load32(p);
+		line = ctx->tmp32;
+	}
+	atomkms_blend32(job->op, job->alpha >> 8, line, ctx->acc32 + job->x1,
+			n);
+}
+
+/*
  * The fast path table, searched in order once per plane per frame; the
  * general path is the final wildcard. @fourcc 0 matches any RGB format;
  * @prec 8 only matches 8-bit frames, 0 any frame.
@@ -493,12 +646,21 @@ static const struct atomkms_fast_path atomkms_fast_path_table[] = {
 };
 
 static atomkms_plane_line_fn
-atomkms_fast_path_lookup(const struct atomkms_plane_job *job, bool prec8)
+atomkms_fast_path_lookup(const struct atomkms_plane_job *job, bool prec8,
+			 bool mode32)
 {
 	u32 i;
 
 	if (!atomkms_compose_fast_paths)
 		return atomkms_line_general;
+	if (mode32) {
+		if ((job->fmt->fourcc == ATOMKMS_FMT_XRGB8888 ||
+		     job->fmt->fourcc == ATOMKMS_FMT_ARGB8888) &&
+		    (job->flags & ATOMKMS_JOB_UNSCALED))
+			return atomkms_line32_8888;
+		/* Every other plane: the general path, packed at the end. */
+		return atomkms_line_general;
+	}
 	for (i = 0; i < ARRAY_SIZE(atomkms_fast_path_table); i++) {
 		const struct atomkms_fast_path *f = &atomkms_fast_path_table[i];
 
@@ -519,6 +681,41 @@ static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
 {
 	return job && (job->flags & ATOMKMS_JOB_OPAQUE) && y >= job->y1 &&
 	       y < job->y2 && job->x1 <= x1 && job->x2 >= x2;
+}
+
+/* The sinks of a mode32 line; widens it for those that take pixels. */
+static void atomkms_sinks32(const struct atomkms_frame *f,
+			    const struct atomkms_line_ctx *ctx,
+			    struct atomkms_scratch *s, u32 y, u32 *crc)
+{
+	const struct atomkms_writeback *wb = f->wb;
+	const u32 *px = ctx->acc32;
+	u32 x;
+
+	/* The line's bytes are the XRGB8888 frame's, X = 0. */
+	if (f->crc)
+		*crc = atomkms_crc32_le(&s->crc, *crc, (const u8 *)px,
+					4 * (size_t)f->width);
+	if (wb && (wb->fourcc == ATOMKMS_FMT_XRGB8888 ||
+		   wb->fourcc == ATOMKMS_FMT_ARGB8888)) {
+		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
+
+		if (!((unsigned long)o & 3)) {
+			for (x = 0; x < f->width; x++)
+				o[x] = px[x] | 0xff000000u;
+			wb = NULL;
+		}
+	}
+	if (!f->line_sink && !wb)
+		return;
+	for (x = 0; x < f->width; x++)
+		ctx->acc[x] = (struct atomkms_px){
+			0xffff, ((px[x] >> 16) & 0xff) * 257,
+			((px[x] >> 8) & 0xff) * 257, (px[x] & 0xff) * 257 };
+	if (f->line_sink)
+		f->line_sink(f->sink_ctx, y, ctx->acc, f->width);
+	if (wb)
+		atomkms_writeback_line(wb, y, ctx->acc, f->width);
 }
 
 static void atomkms_sinks(const struct atomkms_frame *f,
@@ -593,10 +790,16 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 		if (job->fmt->depth > 8)
 			ctx.prec8 = false;
 	}
+	has_color = atomkms_color_prepare(&color, frame->color);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	ctx.mode32 = cull && ctx.prec8 && !has_color;
+#else
+	ctx.mode32 = false;
+#endif
 	for (k = 0; k < n; k++)
 		if (jobs[k])
-			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx.prec8);
-	has_color = atomkms_color_prepare(&color, frame->color);
+			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx.prec8,
+							  ctx.mode32);
 
 	for (y = 0; y < h; y++) {
 		start = -1;
@@ -606,7 +809,10 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 					break;
 			start = k;
 		}
-		if (start < 0) {
+		if (start < 0 && ctx.mode32) {
+			memset(ctx.acc32, 0, 4 * (size_t)w);
+			start = 0;
+		} else if (start < 0) {
 			for (k = 0; k < w; k++)
 				ctx.acc[k] = (struct atomkms_px){ 0xffff, 0, 0, 0 };
 			start = 0;
@@ -625,6 +831,10 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 					continue;
 			}
 			fns[k](&ctx, job, &frame->planes[k].src, y);
+		}
+		if (ctx.mode32) {
+			atomkms_sinks32(frame, &ctx, s, y, &crc);
+			continue;
 		}
 		if (has_color)
 			atomkms_color_apply_line(&color, ctx.acc, w);
