@@ -76,14 +76,20 @@ else
 	# Under TCG with thread=multi, the guest kernel now and then dies of
 	# an int3 oops while patching its own text during early boot, before
 	# init (and long before atomkms is loaded). Such a boot never started
-	# the job (no tainted.before): boot once more, keeping its console.
-	for attempt in 1 2; do
+	# the job (no tainted.before): boot again, up to twice, keeping its
+	# console. (The serial console ends its lines in CR LF.)
+	for attempt in 1 2 3; do
 		timeout -k 5 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" \
 			< /dev/null > "$out/qemu.log" 2>&1
 		qrc=$?
 		[ -f "$out/tainted.before" ] || [ $qrc = 124 ] || [ $qrc = 137 ] ||
-			[ $attempt = 2 ] || ! grep -q 'Modules linked in:$' "$out/console.log" ||
-			{ mv "$out/console.log" "$out/console-boot$attempt.log"; continue; }
+			[ $attempt = 3 ] ||
+			! grep -q 'Modules linked in:[[:space:]]*$' "$out/console.log" ||
+			{
+				echo "run-guest[$name]: boot $attempt oopsed before the job started: booting again" >&2
+				mv "$out/console.log" "$out/console-boot$attempt.log"
+				continue
+			}
 		break
 	done
 fi
