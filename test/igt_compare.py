@@ -12,7 +12,16 @@ A listed binary that produced no result at all is a failure, and so is an
 expected non-pass result without a reason. Prints one line per unexpected
 result, followed by the lines of its output that say why, and a closing
 "igt: N passed, N failed, N skipped" line; exits 1 on any unexpected result.
+
+Timing under TCG: a subtest named in test/igt/timing.txt asserts that
+userspace meets a vblank deadline, which an emulation stall of the guest
+can make it miss. With --rerun-list FILE, the subtests among the unexpected
+results that match it are written to FILE (igt@binary@subtest, one a line)
+when they are the only unexpected ones. With --rerun RESULTS, each of them
+takes its result from that second run instead, and the line says so
+("RERUN name: fail, then pass"); every other result still counts as is.
 """
+import argparse
 import fnmatch
 import json
 import sys
@@ -57,22 +66,66 @@ def why(test, limit=6):
     return [l[:200] for l in lines[:limit]]
 
 
+def load_patterns(path):
+    """Glob patterns with their reasons: 'igt@bin@subtest # reason'."""
+    pats = []
+    with open(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            line, _, reason = raw.partition("#")
+            if not line.strip():
+                continue
+            if len(line.split()) != 1 or not reason.strip():
+                sys.exit(f"{path}:{lineno}: want 'igt@bin@subtest # reason'")
+            pats.append((line.strip(), reason.strip()))
+    return pats
+
+
+def subtest_of(name):
+    """igt@bin@subtest of a (possibly dynamic) result name."""
+    return "@".join(name.split("@")[:3])
+
+
 def main():
-    if len(sys.argv) < 4:
-        sys.exit("usage: igt_compare.py results.json LIST EXPECTATIONS...")
-    with open(sys.argv[1]) as f:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("list")
+    ap.add_argument("expectations", nargs="+")
+    ap.add_argument("--timing", help="subtests that may be rerun once")
+    ap.add_argument("--rerun-list", help="write the subtests to rerun here")
+    ap.add_argument("--rerun", help="results.json of the rerun")
+    args = ap.parse_args()
+    with open(args.results) as f:
         tests = json.load(f)["tests"]
     rules = []
-    for path in sys.argv[3:]:
+    for path in args.expectations:
         rules += load_expectations(path)
-    with open(sys.argv[2]) as f:
+    with open(args.list) as f:
         listed = [l.split("#")[0].strip() for l in f]
     listed = [l for l in listed if l]
+    timing = load_patterns(args.timing) if args.timing else []
+    rerun = {}
+    if args.rerun:
+        with open(args.rerun) as f:
+            rerun = json.load(f)["tests"]
+
+    def timing_reason(name):
+        for pattern, reason in timing:
+            if fnmatch.fnmatchcase(subtest_of(name), pattern):
+                return reason
+        return None
 
     passed = failed = skipped = 0
+    unexpected = []
     for name in sorted(tests):
         got = tests[name]["result"]
         want, reason = expected_for(name, rules)
+        if got != want and name in rerun and timing_reason(name):
+            again = rerun[name]["result"]
+            print(f"RERUN {name}: {got}, then {again} "
+                  f"(timing under TCG: {timing_reason(name)})")
+            for line in why(tests[name]):
+                print(f"    {line}")
+            got = again
         if got == want:
             if got == "skip":
                 skipped += 1
@@ -80,15 +133,24 @@ def main():
                 passed += 1
             continue
         failed += 1
+        unexpected.append(name)
         detail = f" (expected {want}: {reason})" if want != "pass" else ""
         print(f"UNEXPECTED {name}: {got}{detail}")
-        for line in why(tests[name]):
+        for line in why(rerun.get(name, tests[name])):
             print(f"    {line}")
 
     for entry in listed:
         if not any(n == entry or n.startswith(entry + "@") for n in tests):
             failed += 1
+            unexpected.append(entry)
             print(f"UNEXPECTED {entry}: no result")
+
+    if args.rerun_list:
+        again = sorted({subtest_of(n) for n in unexpected})
+        if not unexpected or not all(timing_reason(n) for n in unexpected):
+            again = []
+        with open(args.rerun_list, "w") as f:
+            f.writelines(n + "\n" for n in again)
 
     print(f"igt: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0

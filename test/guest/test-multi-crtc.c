@@ -7,10 +7,10 @@
  * then runs nonblocking page flips with events on all CRTCs concurrently
  * from one poll loop, each CRTC flipping again as soon as its own event
  * arrives. Per CRTC: events arrive and name that CRTC, the sequence steps
- * by 1 (at most 2% skips), timestamps increase, the refresh measured from
+ * by 1 (at most 10% skips), timestamps increase, the refresh measured from
  * the event timestamps and from CLOCK_MONOTONIC arrival times are within
  * 0.5% of the mode's nominal rate, and the flip count matches the CRTC's
- * own rate within 2% (CRTCs do not lock to the slowest one). With two or
+ * own rate within 10% (CRTCs do not lock to the slowest one). With two or
  * more CRTCs, one is switched off halfway; it must stop sending events
  * while the others keep flipping at their rates. Everything is switched
  * off at the end. The flip loop runs SCHED_FIFO when allowed, and prints
@@ -33,15 +33,21 @@
 
 #define MAX_PIPES		32
 #define EVENT_TIMEOUT_MS	1000
-#define MAX_SKIP_PERCENT	2
-#define MAX_REFRESH_ERROR	0.005
 /*
- * Flips per second against the nominal rate. 1% would be tighter than the
- * skip allowance above (a pipe that loses 2% of its vblanks flips 2% slow),
- * and under TCG on a shared host one stall costs a few vblanks; 2% still
- * tells a 144 Hz pipe from one locked to a 60 Hz neighbour (-58%).
+ * Skipped vblanks and flips per second against the nominal rate. These
+ * two measure the client as much as the driver: a flip sent after the
+ * vblank it aimed at (the guest's vCPU not run by the host for a frame,
+ * under TCG) skips one. On a quiet 2-core CI machine such stalls cost up
+ * to 3.5% of a 5 s run's vblanks and 7% of the 2.5 s after the victim
+ * goes off (6/295, 12/363, 12/175). What these checks are for is a pipe
+ * that waits for another: one locked to a slower neighbour loses 20%
+ * (75 Hz behind 60 Hz) to 50% of its flips, so 10% tells the two apart.
+ * The driver's own timing is held to 0.5% by MAX_REFRESH_ERROR, from
+ * timestamps and from arrival times.
  */
-#define MAX_FLIPRATE_ERROR	0.02
+#define MAX_SKIP_PERCENT	10
+#define MAX_FLIPRATE_ERROR	0.10
+#define MAX_REFRESH_ERROR	0.005
 
 struct window {
 	struct flip_stats st;
@@ -430,7 +436,7 @@ static void check_pipe(struct pipe_ctx *c, const struct pipe_ctx *victim)
 	      sf("%.4f Hz vs %.4f Hz (%+.3f%%)", arr, nominal,
 		 rel_err(arr, nominal) * 100));
 	check(within(rel_err(rate, nominal), MAX_FLIPRATE_ERROR),
-	      sf("crtc %u: flips per second within 2%% of its own refresh",
+	      sf("crtc %u: flips per second within 10%% of its own refresh",
 		 crtc),
 	      sf("%.4f flips/s vs %.4f Hz (%+.3f%%)", rate, nominal,
 		 rel_err(rate, nominal) * 100));
