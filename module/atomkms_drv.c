@@ -59,10 +59,20 @@ module_param(crossbar, bool, 0444);
 MODULE_PARM_DESC(crossbar,
 		 "Any CRTC may drive any connector, several at once (clone mode) but the last (default off)");
 
+static int num_connectors = -1;
+module_param(num_connectors, int, 0444);
+MODULE_PARM_DESC(num_connectors,
+		 "Virtual connectors, on the first CRTCs, 0 to num_crtcs (default num_crtcs)");
+
 static bool enable_writeback = true;
 module_param(enable_writeback, bool, 0444);
 MODULE_PARM_DESC(enable_writeback,
-		 "Give each CRTC a writeback connector (default on)");
+		 "Give CRTCs a writeback connector (default on)");
+
+static unsigned int writeback_mask = GENMASK(ATOMKMS_MAX_CRTCS - 1, 0);
+module_param(writeback_mask, uint, 0444);
+MODULE_PARM_DESC(writeback_mask,
+		 "Which CRTCs have a writeback connector, a bit each (default all)");
 
 static bool enable_cursor = true;
 module_param(enable_cursor, bool, 0444);
@@ -105,6 +115,17 @@ static int atomkms_config_validate(const struct atomkms_config *cfg)
 	    ATOMKMS_MAX_OVERLAYS) {
 		pr_err("atomkms: a CRTC may reach at most %d overlays\n",
 		       ATOMKMS_MAX_OVERLAYS);
+		return -EINVAL;
+	}
+	if (cfg->num_connectors > cfg->num_crtcs) {
+		pr_err("atomkms: num_connectors=%u, must be 0 to num_crtcs (%u)\n",
+		       cfg->num_connectors, cfg->num_crtcs);
+		return -EINVAL;
+	}
+	if (!cfg->num_connectors &&
+	    !(cfg->writeback && (cfg->writeback_mask &
+				 GENMASK(cfg->num_crtcs - 1, 0)))) {
+		pr_err("atomkms: no connector at all: num_connectors=0 needs writeback\n");
 		return -EINVAL;
 	}
 	for (i = 0; i < cfg->num_crtcs; i++) {
@@ -255,10 +276,12 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 			return PTR_ERR(akcrtc);
 		akdev->crtcs[i] = akcrtc;
 
-		ret = atomkms_output_create(akdev, akcrtc, i);
-		if (ret)
-			return ret;
-		if (cfg->writeback) {
+		if (i < cfg->num_connectors) {
+			ret = atomkms_output_create(akdev, akcrtc, i);
+			if (ret)
+				return ret;
+		}
+		if (cfg->writeback && (cfg->writeback_mask & BIT(i))) {
 			ret = atomkms_wb_connector_create(akdev, akcrtc);
 			if (ret)
 				return ret;
@@ -361,7 +384,9 @@ static int __init atomkms_init(void)
 		.num_overlays = num_overlays,
 		.shared_overlays = shared_overlays,
 		.cursor = enable_cursor,
+		.num_connectors = num_connectors < 0 ? num_crtcs : num_connectors,
 		.writeback = enable_writeback,
+		.writeback_mask = writeback_mask,
 		.crossbar = crossbar,
 		.min_scale = max_scale_factor ?
 			     (1 << 16) / max_scale_factor : 0,

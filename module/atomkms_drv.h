@@ -63,7 +63,9 @@ struct atomkms_config {
 	unsigned int num_overlays;
 	bool shared_overlays;
 	bool cursor;
+	unsigned int num_connectors;
 	bool writeback;
+	u32 writeback_mask;
 	bool crossbar;
 	unsigned int refresh[ATOMKMS_MAX_CRTCS];
 	int min_scale, max_scale;

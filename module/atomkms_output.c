@@ -178,7 +178,7 @@ int atomkms_output_create(struct atomkms_device *akdev,
  */
 void atomkms_output_crossbar(struct atomkms_device *akdev)
 {
-	unsigned int n = akdev->config.num_crtcs, i;
+	unsigned int n = akdev->config.num_connectors, i;
 	u32 clones = 0;
 
 	for (i = 0; i + 1 < n; i++)
@@ -186,7 +186,7 @@ void atomkms_output_crossbar(struct atomkms_device *akdev)
 	for (i = 0; i < n; i++) {
 		struct drm_encoder *encoder = &akdev->outputs[i]->encoder;
 
-		encoder->possible_crtcs = GENMASK(n - 1, 0);
+		encoder->possible_crtcs = GENMASK(akdev->config.num_crtcs - 1, 0);
 		encoder->possible_clones = i + 1 < n ? clones :
 					   drm_encoder_mask(encoder);
 	}

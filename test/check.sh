@@ -72,6 +72,8 @@ igt_run() {
 igt_run test/igt/ci.list igt-ci ""
 igt_run test/igt/ci-3crtc.list igt-ci-3crtc "num_crtcs=3 refresh=60,75,120 crossbar=1" \
 	test/igt/expected-3crtc.txt test/igt/expected.txt
+igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_mask=2" \
+	test/igt/expected.txt
 
 echo
 echo "check: $passed passed, $failed failed"
