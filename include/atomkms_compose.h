@@ -238,6 +238,11 @@ struct atomkms_frame_plane {
  * @line_sink: if not NULL, called with every composed output line, after
  *             the colour pipeline (for tests and debugging)
  * @sink_ctx: first argument of @line_sink
+ * @line_hook: if not NULL, called before each output line is composed; it
+ *             may repoint the planes' sources to framebuffers of the same
+ *             format, size and pitch (an async flip latching mid-frame, as
+ *             on tearing hardware), never change their jobs
+ * @hook_ctx: first argument of @line_hook
  */
 struct atomkms_frame {
 	u32 width;
@@ -250,6 +255,8 @@ struct atomkms_frame {
 	void (*line_sink)(void *ctx, u32 y, const struct atomkms_px *line,
 			  u32 width);
 	void *sink_ctx;
+	void (*line_hook)(void *ctx, u32 y);
+	void *hook_ctx;
 };
 
 size_t atomkms_compose_scratch_size(u32 width);

@@ -802,6 +802,8 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 							  ctx.mode32);
 
 	for (y = 0; y < h; y++) {
+		if (frame->line_hook)
+			frame->line_hook(frame->hook_ctx, y);
 		start = -1;
 		if (cull) {
 			for (k = n - 1; k >= 0; k--)

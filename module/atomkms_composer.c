@@ -59,6 +59,9 @@ static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
 		snap->planes[i].job = &snap->jobs[i];
 		snap->fbs[i] = state->fbs[i];
 		drm_framebuffer_get(snap->fbs[i]);
+		snap->owners[i] = container_of(state->planes[i].job,
+					       struct atomkms_plane_state,
+					       job)->base.plane;
 	}
 	snap->color = state->color;
 	snap->blobs[0] = cs->degamma_lut;
@@ -80,12 +83,106 @@ static void atomkms_snapshot_release(struct atomkms_frame_snapshot *snap)
 		drm_property_blob_put(snap->blobs[i]);
 }
 
+static void atomkms_send_event(struct drm_crtc *crtc,
+			       struct drm_pending_vblank_event *event)
+{
+	spin_lock_irq(&crtc->dev->event_lock);
+	drm_crtc_send_vblank_event(crtc, event);
+	spin_unlock_irq(&crtc->dev->event_lock);
+}
+
+/* Same memory layout: a job made for @a reads @b within bounds. */
+static bool atomkms_fb_same_layout(const struct drm_framebuffer *a,
+				   const struct drm_framebuffer *b)
+{
+	unsigned int i;
+
+	if (a->format != b->format || a->width != b->width ||
+	    a->height != b->height || a->modifier != b->modifier)
+		return false;
+	for (i = 0; i < a->format->num_planes; i++)
+		if (a->pitches[i] != b->pitches[i])
+			return false;
+	return true;
+}
+
+/*
+ * Called by the core before each line. An async flip that came in while
+ * this composition runs latches here, as on hardware that flips mid-scanout:
+ * the rest of the frame reads the new framebuffers, and only then does the
+ * flip's event go out, so userspace never writes into a buffer this frame
+ * still reads.
+ */
+static void atomkms_compose_line_hook(void *ctx, u32 y)
+{
+	struct atomkms_crtc *akcrtc = ctx;
+	struct atomkms_frame_snapshot *snap = &akcrtc->snap;
+	struct drm_framebuffer *old[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct drm_pending_vblank_event *event;
+	struct atomkms_crtc_state *state;
+	unsigned int i, j, n = 0;
+
+	if (!READ_ONCE(akcrtc->async_event))
+		return;
+
+	spin_lock_irq(&akcrtc->compose_lock);
+	event = akcrtc->async_event;
+	akcrtc->async_event = NULL;
+	state = akcrtc->active;
+	for (j = 0; state && j < state->frame.num_planes; j++) {
+		struct drm_framebuffer *fb = state->fbs[j];
+		struct drm_plane *plane =
+			container_of(state->planes[j].job,
+				     struct atomkms_plane_state, job)->base.plane;
+
+		for (i = 0; i < snap->frame.num_planes; i++) {
+			if (snap->owners[i] != plane || snap->fbs[i] == fb ||
+			    !atomkms_fb_same_layout(snap->fbs[i], fb))
+				continue;
+			old[n++] = snap->fbs[i];
+			drm_framebuffer_get(fb);
+			snap->fbs[i] = fb;
+			snap->planes[i].src = state->planes[j].src;
+		}
+	}
+	spin_unlock_irq(&akcrtc->compose_lock);
+
+	if (event)
+		atomkms_send_event(&akcrtc->base, event);
+	while (n--)
+		drm_framebuffer_put(old[n]);
+}
+
+/**
+ * atomkms_composer_defer_async_event - hold an async flip's event
+ * @akcrtc: the CRTC, whose new state atomkms_composer_publish() has
+ *          just handed over
+ * @event: the flip's event
+ *
+ * Return: true if a composition is reading the old framebuffer: it sends
+ * @event once it has switched to the new one. False if none is: the
+ * caller sends @event now.
+ */
+bool atomkms_composer_defer_async_event(struct atomkms_crtc *akcrtc,
+					struct drm_pending_vblank_event *event)
+{
+	bool defer;
+
+	spin_lock_irq(&akcrtc->compose_lock);
+	defer = akcrtc->composing && !akcrtc->async_event;
+	if (defer)
+		akcrtc->async_event = event;
+	spin_unlock_irq(&akcrtc->compose_lock);
+	return defer;
+}
+
 static void atomkms_compose_worker(struct work_struct *work)
 {
 	struct atomkms_crtc *akcrtc =
 		container_of(work, struct atomkms_crtc, compose_work);
 	struct drm_crtc *crtc = &akcrtc->base;
 	struct atomkms_frame_snapshot *snap = &akcrtc->snap;
+	struct drm_pending_vblank_event *event;
 	struct atomkms_crtc_state *state;
 	struct atomkms_writeback wb;
 	unsigned int wb_jobs, space, i;
@@ -106,8 +203,10 @@ static void atomkms_compose_worker(struct work_struct *work)
 	wb = akcrtc->wb_target;
 	generation = akcrtc->generation;
 	epoch = akcrtc->crc_epoch;
-	if (state && (crc || wb_jobs))
+	if (state && (crc || wb_jobs)) {
 		atomkms_snapshot_take(snap, state);
+		akcrtc->composing = true;
+	}
 	spin_unlock_irq(&akcrtc->compose_lock);
 
 	if (!state || (!crc && !wb_jobs))
@@ -115,7 +214,18 @@ static void atomkms_compose_worker(struct work_struct *work)
 
 	snap->frame.crc = crc ? &value : NULL;
 	snap->frame.wb = wb_jobs ? &wb : NULL;
+	snap->frame.line_hook = atomkms_compose_line_hook;
+	snap->frame.hook_ctx = akcrtc;
 	ret = atomkms_compose_frame(&snap->frame, akcrtc->scratch);
+
+	/* An async flip that came in during the last line latches now. */
+	spin_lock_irq(&akcrtc->compose_lock);
+	akcrtc->composing = false;
+	event = akcrtc->async_event;
+	akcrtc->async_event = NULL;
+	spin_unlock_irq(&akcrtc->compose_lock);
+	if (event)
+		atomkms_send_event(crtc, event);
 	atomkms_snapshot_release(snap);
 	if (ret)
 		drm_dbg_driver(crtc->dev, "[CRTC:%d:%s] frame not composed: %d\n",

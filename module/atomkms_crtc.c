@@ -365,10 +365,18 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 
 	if (!event)
 		return;
+	crtc->state->event = NULL;
+
+	/*
+	 * Not synchronized to vblank: the new buffer shows now, or, if a
+	 * composition is reading the old one, from its next line on.
+	 */
+	if (crtc->state->async_flip &&
+	    atomkms_composer_defer_async_event(to_atomkms_crtc(crtc), event))
+		return;
 
 	spin_lock_irq(&crtc->dev->event_lock);
 	if (crtc->state->async_flip) {
-		/* Not synchronized to vblank: the new buffer shows now. */
 		drm_crtc_send_vblank_event(crtc, event);
 	} else if (drm_crtc_vblank_get(crtc) == 0) {
 		/* The new state is latched at the next vblank: signal it then. */
@@ -377,7 +385,6 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		drm_crtc_send_vblank_event(crtc, event);
 	}
 	spin_unlock_irq(&crtc->dev->event_lock);
-	crtc->state->event = NULL;
 }
 
 static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {

@@ -141,6 +141,7 @@ struct atomkms_crtc_state {
  * @jobs: copies of the plane jobs
  * @color: the color pipeline, pointing into @blobs
  * @fbs: references on the framebuffers the planes read
+ * @owners: the plane each of @planes belongs to
  * @blobs: references on the DEGAMMA_LUT, CTM and GAMMA_LUT blobs
  *
  * Taken under &atomkms_crtc.compose_lock, so a composition never reads a
@@ -152,6 +153,7 @@ struct atomkms_frame_snapshot {
 	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_color color;
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
+	struct drm_plane *owners[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_property_blob *blobs[3];
 };
 
@@ -186,6 +188,10 @@ struct atomkms_frame_snapshot {
  * @frame_start: first vblank not yet given a CRC
  * @frame_end: latest vblank to give a CRC
  * @frame_pending: @frame_start..@frame_end wait for @compose_work
+ * @composing: @compose_work is composing from @snap (@compose_lock)
+ * @async_event: the event of an async flip that latched while a
+ *               composition was reading the old framebuffer; sent once
+ *               that composition lets go of it (@compose_lock)
  * @wb: its writeback connector, if @has_wb
  * @has_wb: @wb exists
  * @wb_jobs: writeback jobs queued but not yet signalled (@compose_lock)
@@ -209,6 +215,8 @@ struct atomkms_crtc {
 	u64 crc_epoch;
 	u64 frame_start, frame_end;
 	bool frame_pending;
+	bool composing;
+	struct drm_pending_vblank_event *async_event;
 
 	struct drm_writeback_connector wb;
 	bool has_wb;
@@ -292,6 +300,8 @@ int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,
 void atomkms_composer_vblank(struct atomkms_crtc *akcrtc);
 void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
 			      struct atomkms_crtc_state *akstate);
+bool atomkms_composer_defer_async_event(struct atomkms_crtc *akcrtc,
+					struct drm_pending_vblank_event *event);
 int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src);
 int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
 			      size_t *values_cnt);

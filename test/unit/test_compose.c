@@ -633,6 +633,84 @@ static void test_crc_and_writeback(void)
 	free(img);
 }
 
+struct hook_ctx {
+	struct atomkms_frame_plane *fp;
+	const u8 *next;
+	u32 at, calls;
+	struct atomkms_px out[8 * 8];
+};
+
+/* Repoints the plane at line @at, as an async flip latching mid-frame. */
+static void flip_at_line(void *ctx, u32 y)
+{
+	struct hook_ctx *h = ctx;
+
+	h->calls++;
+	if (y == h->at)
+		h->fp->src.map[0] = h->next;
+}
+
+static void keep_line(void *ctx, u32 y, const struct atomkms_px *line, u32 w)
+{
+	struct hook_ctx *h = ctx;
+
+	memcpy(h->out + y * w, line, w * sizeof(*line));
+}
+
+/* The line hook runs before every line; sources it changes apply at once. */
+static void test_line_hook(void)
+{
+	static u32 red[8 * 8], blue[8 * 8];
+	const struct atomkms_plane_desc desc = {
+		.fourcc = ATOMKMS_FMT_XRGB8888, .fb_width = 8, .fb_height = 8,
+		.src_w = 8 << 16, .src_h = 8 << 16, .dst_w = 8, .dst_h = 8,
+		.crtc_width = 8, .crtc_height = 8, .rotation = ATOMKMS_ROTATE_0,
+		.alpha = 0xffff,
+	};
+	struct atomkms_plane_job job;
+	struct atomkms_frame_plane fp;
+	struct hook_ctx h;
+	struct atomkms_frame f;
+	const char *why = NULL;
+	void *s = malloc(atomkms_compose_scratch_size(8));
+	int fast, i;
+
+	for (i = 0; i < 64; i++) {
+		red[i] = 0x00ff0000;
+		blue[i] = 0x000000ff;
+	}
+	CHECK(!atomkms_plane_job_init(&job, &desc, &why), "job: %s", why);
+	CHECK(!atomkms_compose_scratch_init(s, 8), "scratch");
+	for (fast = 0; fast < 2; fast++) {
+		bool ok = true;
+
+		atomkms_compose_fast_paths = fast;
+		fp = (struct atomkms_frame_plane){ .job = &job };
+		fp.src.map[0] = (const u8 *)red;
+		fp.src.pitch[0] = 32;
+		h = (struct hook_ctx){ .fp = &fp, .next = (const u8 *)blue,
+				       .at = 5 };
+		f = (struct atomkms_frame){
+			.width = 8, .height = 8, .num_planes = 1, .planes = &fp,
+			.line_sink = keep_line, .sink_ctx = &h,
+			.line_hook = flip_at_line, .hook_ctx = &h,
+		};
+		CHECK(!atomkms_compose_frame(&f, s), "compose, fast %d", fast);
+		for (i = 0; i < 64; i++) {
+			bool top = i / 8 < 5;
+
+			ok &= h.out[i].r == (top ? 0xffff : 0) &&
+			      h.out[i].b == (top ? 0 : 0xffff) && !h.out[i].g;
+		}
+		CHECK(h.calls == 8, "hook called once a line, fast %d: %u",
+		      fast, h.calls);
+		CHECK(ok, "lines 0-4 from the first buffer, 5-7 from the second, fast %d",
+		      fast);
+	}
+	atomkms_compose_fast_paths = true;
+	free(s);
+}
+
 static void test_frame_errors(void)
 {
 	struct atomkms_frame f = { 0 };
@@ -667,6 +745,7 @@ int main(void)
 	test_clipping();
 	test_color();
 	test_crc_and_writeback();
+	test_line_hook();
 	test_frame_errors();
 	return check_done("test_compose");
 }
