@@ -72,9 +72,27 @@ static bool atomkms_get_vblank_timestamp(struct drm_crtc *crtc,
 					 bool in_vblank_irq)
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
+	ktime_t last = READ_ONCE(akcrtc->last_vblank);
+	ktime_t now, period;
 
-	/* Exact by construction: the timer handler stamps each vblank. */
-	*vblank_time = READ_ONCE(akcrtc->last_vblank);
+	/*
+	 * Exact by construction: the timer handler stamps each vblank. Asked
+	 * from elsewhere (arming an event, a vblank query), answer with the
+	 * latest vblank of the timer's schedule, even if the timer is late
+	 * to report it, as a hardware counter would: an event armed after a
+	 * vblank then waits for the next one instead of being sent, with a
+	 * timestamp from before it was armed, by the late handler.
+	 */
+	if (!in_vblank_irq && READ_ONCE(akcrtc->scanning)) {
+		now = ktime_get();
+		period = akcrtc->frame_ns;
+		if (period > 0 && ktime_after(now, last))
+			last = ktime_add_ns(last,
+					    ktime_to_ns(ktime_sub(now, last)) /
+					    ktime_to_ns(period) *
+					    ktime_to_ns(period));
+	}
+	*vblank_time = last;
 	*max_error = 0;
 	return true;
 }
@@ -272,6 +290,7 @@ static void atomkms_crtc_atomic_enable(struct drm_crtc *crtc,
 	/* Scanout starts now: the first vblank is one frame away. */
 	akcrtc->frame_ns = ns_to_ktime(akstate->frame_ns);
 	WRITE_ONCE(akcrtc->last_vblank, now);
+	WRITE_ONCE(akcrtc->scanning, true);
 	hrtimer_start(&akcrtc->vblank_timer, ktime_add(now, akcrtc->frame_ns),
 		      HRTIMER_MODE_ABS);
 
@@ -287,6 +306,7 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
 	hrtimer_cancel(&akcrtc->vblank_timer);
+	WRITE_ONCE(akcrtc->scanning, false);
 	flush_work(&akcrtc->compose_work);
 	atomkms_composer_cancel_wb(akcrtc);
 

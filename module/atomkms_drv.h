@@ -169,6 +169,8 @@ struct atomkms_frame_snapshot {
  * @last_vblank: time of the latest simulated vblank, written by the timer
  *               handler before it reports the vblank, read locklessly by
  *               the timestamp hook
+ * @scanning: @vblank_timer runs: set before it starts, cleared after it
+ *            is cancelled; read locklessly by the timestamp hook
  * @compose_wq: ordered queue running @compose_work
  * @compose_work: composes the frame for CRC capture
  * @scratch: the compositor's line buffers, sized for the widest mode at
@@ -202,6 +204,7 @@ struct atomkms_crtc {
 	struct hrtimer vblank_timer;
 	ktime_t frame_ns;
 	ktime_t last_vblank;
+	bool scanning;
 
 	struct workqueue_struct *compose_wq;
 	struct work_struct compose_work;
