@@ -3,8 +3,9 @@
 #
 # Usage: test/run-igt.sh LIST [NAME] [MODULE_PARAMS] [EXPECTATIONS...]
 #   EXPECTATIONS default to test/igt/expected-1crtc.txt test/igt/expected.txt
-# Env:   IGT_GUEST_TIMEOUT  seconds before the host kills the guest (2400)
-#        IGT_TIMEOUT        igt_runner's per-test timeout (240)
+# Env:   IGT_GUEST_TIMEOUT  seconds before the host kills the guest (3600)
+#        IGT_TIMEOUT        igt_runner's per-test timeout (600; kms_plane's
+#                           pixel-format subtests take about 250 s each)
 #
 # When the only unexpected results are subtests named in
 # test/igt/timing.txt (they assert that userspace meets a vblank deadline,
@@ -31,8 +32,8 @@ timing=test/igt/timing.txt
 # build/guest/NAME.
 guest() {
 	"$top/qemu/run-guest.sh" --name "$1" --params "$params" \
-		--timeout "${IGT_GUEST_TIMEOUT:-2400}" -- \
-		env IGT_TIMEOUT="${IGT_TIMEOUT:-240}" sh qemu/jobs/igt.sh \
+		--timeout "${IGT_GUEST_TIMEOUT:-3600}" -- \
+		env IGT_TIMEOUT="${IGT_TIMEOUT:-600}" sh qemu/jobs/igt.sh \
 		"/host/$2" "/host/build/guest/$1"
 }
 
