@@ -28,7 +28,6 @@ struct atomkms_scratch {
 	u32 magic;
 	u32 width;
 	u32 tmp_len;
-	struct atomkms_crc32_table crc;
 };
 
 /* Per-frame view of the scratch buffers. */
@@ -83,7 +82,7 @@ size_t atomkms_compose_scratch_size(u32 width)
  * @scratch: atomkms_compose_scratch_size(@width) bytes, 8-byte aligned
  * @width: the width it was sized for
  *
- * Computes the CRC tables into it; call once after allocation.
+ * Call once after allocation.
  *
  * Return: 0, or -22 (EINVAL) for a bad @width.
  */
@@ -96,7 +95,6 @@ int atomkms_compose_scratch_init(void *scratch, u32 width)
 	s->magic = ATOMKMS_SCRATCH_MAGIC;
 	s->width = width;
 	s->tmp_len = width + ATOMKMS_TMP_EXTRA;
-	atomkms_crc32_table_init(&s->crc);
 	return 0;
 }
 
@@ -779,19 +777,16 @@ static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
 	       y < job->y2 && job->x1 <= x1 && job->x2 >= x2;
 }
 
-/* The sinks of a mode32 line; widens it for those that take pixels. */
+/* The sinks of a mode32 line @px; widens it for those that take pixels. */
 static void atomkms_sinks32(const struct atomkms_frame *f,
-			    const struct atomkms_line_ctx *ctx,
-			    struct atomkms_scratch *s, u32 y, u32 *crc)
+			    const struct atomkms_line_ctx *ctx, u32 y,
+			    const u32 *px, struct atomkms_crc *crc)
 {
 	const struct atomkms_writeback *wb = f->wb;
-	const u32 *px = ctx->acc32;
 	u32 x;
 
-	/* The line's bytes are the XRGB8888 frame's, X = 0. */
 	if (f->crc)
-		*crc = atomkms_crc32_le(&s->crc, *crc, (const u8 *)px,
-					4 * (size_t)f->width);
+		atomkms_crc_line(crc, px, f->width);
 	if (wb && (wb->fourcc == ATOMKMS_FMT_XRGB8888 ||
 		   wb->fourcc == ATOMKMS_FMT_ARGB8888)) {
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
@@ -814,8 +809,8 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 }
 
 static void atomkms_sinks(const struct atomkms_frame *f,
-			  const struct atomkms_line_ctx *ctx,
-			  struct atomkms_scratch *s, u32 y, u32 *crc)
+			  const struct atomkms_line_ctx *ctx, u32 y,
+			  struct atomkms_crc *crc)
 {
 	const struct atomkms_px *px = ctx->acc;
 	u32 x;
@@ -823,17 +818,12 @@ static void atomkms_sinks(const struct atomkms_frame *f,
 	if (f->line_sink)
 		f->line_sink(f->sink_ctx, y, px, f->width);
 	if (f->crc) {
-		u8 *o = ctx->out8;
+		u32 *o = (u32 *)ctx->out8;
 
-		/* XRGB8888, little endian, X = 0. */
-		for (x = 0; x < f->width; x++, o += 4) {
-			o[0] = px[x].b >> 8;
-			o[1] = px[x].g >> 8;
-			o[2] = px[x].r >> 8;
-			o[3] = 0;
-		}
-		*crc = atomkms_crc32_le(&s->crc, *crc, ctx->out8,
-					4 * (size_t)f->width);
+		for (x = 0; x < f->width; x++)
+			o[x] = (u32)(px[x].r >> 8) << 16 |
+			       (u32)(px[x].g >> 8) << 8 | px[x].b >> 8;
+		atomkms_crc_line(crc, o, f->width);
 	}
 	if (f->wb)
 		atomkms_writeback_line(f->wb, y, px, f->width);
@@ -846,12 +836,11 @@ static void atomkms_sinks(const struct atomkms_frame *f,
  *
  * Composes line by line: black background, the planes in order (planes
  * covered on a line by an opaque plane above are skipped), the colour
- * pipeline, then the sinks. The CRC is ~crc32_le(~0, ...) (the IEEE CRC-32,
- * never 0 for a black frame, which igt flags as suspicious) over the frame
- * converted to XRGB8888 (each channel v >> 8, X byte 0, little endian),
- * line after line: equal 8-bit pixels give equal CRCs, whatever planes and
- * formats produced them. Jobs whose destination does not fit the frame
- * are skipped.
+ * pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
+ * (never 0) over the frame's lines as 0x00RRGGBB words (each channel
+ * v >> 8): equal 8-bit pixels give equal CRCs, whatever planes and formats
+ * produced them. Jobs whose destination does not fit the frame are
+ * skipped.
  *
  * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
  * limit cannot take (nothing is written then).
@@ -866,7 +855,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	bool has_color, cull = atomkms_compose_fast_paths;
 	s32 w = frame->width, h = frame->height;
 	s32 n = frame->num_planes, y, k, m, start;
-	u32 crc = ~0u;
+	struct atomkms_crc crc;
 
 	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
@@ -874,6 +863,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 		return -ATOMKMS_EINVAL;
 
 	atomkms_line_ctx_init(&ctx, s);
+	atomkms_crc_init(&crc);
 	ctx.prec8 = true;
 	for (k = 0; k < n; k++) {
 		const struct atomkms_plane_job *job = frame->planes[k].job;
@@ -928,14 +918,14 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 			fns[k](&ctx, job, &frame->planes[k].src, y);
 		}
 		if (ctx.mode32) {
-			atomkms_sinks32(frame, &ctx, s, y, &crc);
+			atomkms_sinks32(frame, &ctx, y, ctx.acc32, &crc);
 			continue;
 		}
 		if (has_color)
 			atomkms_color_apply_line(&color, ctx.acc, w);
-		atomkms_sinks(frame, &ctx, s, y, &crc);
+		atomkms_sinks(frame, &ctx, y, &crc);
 	}
 	if (frame->crc)
-		*frame->crc = ~crc;
+		*frame->crc = atomkms_crc_final(&crc);
 	return 0;
 }
