@@ -777,6 +777,31 @@ static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
 	       y < job->y2 && job->x1 <= x1 && job->x2 >= x2;
 }
 
+/*
+ * Line @y of a mode32 frame when the opaque plane @start that covers it
+ * is the only plane on it, unscaled, unrotated, XRGB8888 or ARGB8888: its
+ * framebuffer line itself, which the sinks take with no copy (they ignore
+ * the X bytes). NULL otherwise.
+ */
+static const u32 *atomkms_line32_alone(const struct atomkms_frame *f,
+				       const struct atomkms_plane_job *const *jobs,
+				       const atomkms_plane_line_fn *fns,
+				       s32 start, s32 y)
+{
+	const struct atomkms_plane_job *job = jobs[start];
+	const u8 *p;
+	s32 k;
+
+	if (fns[start] != atomkms_line32_8888 ||
+	    !(job->flags & ATOMKMS_JOB_UNROTATED))
+		return NULL;
+	for (k = start + 1; k < (s32)f->num_planes; k++)
+		if (jobs[k] && y >= jobs[k]->y1 && y < jobs[k]->y2)
+			return NULL;
+	p = atomkms_unrotated_src(job, &f->planes[start].src, y, 4);
+	return (unsigned long)p & 3 ? NULL : (const u32 *)p;
+}
+
 /* The sinks of a mode32 line @px; widens it for those that take pixels. */
 static void atomkms_sinks32(const struct atomkms_frame *f,
 			    const struct atomkms_line_ctx *ctx, u32 y,
@@ -893,6 +918,15 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 				if (atomkms_covers(jobs[k], y, 0, w))
 					break;
 			start = k;
+		}
+		if (start >= 0 && ctx.mode32) {
+			const u32 *px = atomkms_line32_alone(frame, jobs, fns,
+							     start, y);
+
+			if (px) {
+				atomkms_sinks32(frame, &ctx, y, px, &crc);
+				continue;
+			}
 		}
 		if (start < 0 && ctx.mode32) {
 			memset(ctx.acc32, 0, 4 * (size_t)w);
