@@ -196,11 +196,12 @@ static void atomkms_blend16(u32 op, u32 pa, const struct atomkms_px *s,
 
 /*
  * The 8-bit frame path ("mode32"): in a frame of 8-bit planes without a
- * colour pipeline, the line accumulates as 0x00RRGGBB words (X = 0), the
- * bytes of the XRGB8888 frame that the CRC covers and that XRGB8888
- * writeback stores. Blending works on all three channels of a pixel at
- * once, in 16-bit lanes of a u64 (0x000000RR00GG00BB); the arithmetic is
- * atomkms_blend8()'s, lane by lane, so the bytes equal the general path's.
+ * colour pipeline, the line accumulates as 0xXXRRGGBB words, the bytes
+ * of the XRGB8888 frame that the CRC covers and that XRGB8888 writeback
+ * stores; X may be junk, which no sink reads. Blending works on all three
+ * channels of a pixel at once, in 16-bit lanes of a u64
+ * (0x000000RR00GG00BB), or a byte at a time in vectorisable blocks; the
+ * arithmetic is atomkms_blend8()'s, so the bytes equal the general path's.
  */
 #define ATOMKMS_LANES	0x000000ff00ff00ffULL
 
@@ -296,37 +297,37 @@ static void atomkms_copy_xff(u32 *d, const u32 *s, u32 n)
 }
 
 /*
- * atomkms_over32() on @ATOMKMS_BLK pixels, a byte at a time: @s the
- * premultiplied ARGB8888 source bytes, @d the line's. The alpha byte of
- * @d becomes junk on the way and is cleared at the end.
+ * atomkms_over32() on @ATOMKMS_OVER_BLK pixels, a byte at a time: @s the
+ * premultiplied ARGB8888 source words, @d the line's. The X byte of @d
+ * becomes junk, which no sink reads. Four pixels are one 16-byte vector.
  */
+#define ATOMKMS_OVER_BLK	4
+
 static __always_inline void atomkms_over_blk(u32 *restrict d32,
 					     const u32 *restrict s32)
 {
-	u32 ia[ATOMKMS_BLK];
+	u32 ia[ATOMKMS_OVER_BLK];
 	const u8 *a = (const u8 *)ia, *s = (const u8 *)s32;
 	u8 *d = (u8 *)d32;
 	u32 i;
 
 	/* 255 - alpha in every byte of the pixel's word. */
-	for (i = 0; i < ATOMKMS_BLK; i++) {
-		u32 x = s32[i] & 0xff000000u;
+	for (i = 0; i < ATOMKMS_OVER_BLK; i++) {
+		u32 x = s32[i] >> 24;
 
-		x |= x >> 8;
-		ia[i] = ~(x | x >> 16);
+		x |= x << 8;
+		ia[i] = ~(x | x << 16);
 	}
 	/*
 	 * atomkms_mul8() as (t * 257) >> 16, equal for every t < 65536
 	 * (pixman's form; a high-half multiply in vector code).
 	 */
-	for (i = 0; i < 4 * ATOMKMS_BLK; i++) {
+	for (i = 0; i < 4 * ATOMKMS_OVER_BLK; i++) {
 		u16 t = (u16)(d[i] * a[i] + 0x80);
 		s16 v = s[i] + (u16)(((u32)t * 257) >> 16);
 
 		d[i] = v > 255 ? 255 : v;
 	}
-	for (i = 0; i < ATOMKMS_BLK; i++)
-		d32[i] &= 0xffffff;
 }
 
 /*
@@ -339,7 +340,7 @@ static void atomkms_over_line(u32 *d, const u32 *s, u32 n)
 	u32 i = 0;
 
 #if defined(__SSE2__) || defined(__ARM_NEON)
-	for (; i + ATOMKMS_BLK <= n; i += ATOMKMS_BLK)
+	for (; i + ATOMKMS_OVER_BLK <= n; i += ATOMKMS_OVER_BLK)
 		atomkms_over_blk(d + i, s + i);
 #endif
 	for (; i < n; i++)
