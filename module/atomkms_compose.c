@@ -307,6 +307,7 @@ static __always_inline void atomkms_over_blk(u32 *restrict d32,
 					     const u32 *restrict s32)
 {
 	u32 ia[ATOMKMS_OVER_BLK];
+	u8 m[4 * ATOMKMS_OVER_BLK];
 	const u8 *a = (const u8 *)ia, *s = (const u8 *)s32;
 	u8 *d = (u8 *)d32;
 	u32 i;
@@ -324,9 +325,14 @@ static __always_inline void atomkms_over_blk(u32 *restrict d32,
 	 */
 	for (i = 0; i < 4 * ATOMKMS_OVER_BLK; i++) {
 		u16 t = (u16)(d[i] * a[i] + 0x80);
-		s16 v = s[i] + (u16)(((u32)t * 257) >> 16);
 
-		d[i] = v > 255 ? 255 : v;
+		m[i] = ((u32)t * 257) >> 16;
+	}
+	/* min(255, s + m) as min(s, 255 - m) + m: bytes all the way. */
+	for (i = 0; i < 4 * ATOMKMS_OVER_BLK; i++) {
+		u8 x = 255 - m[i];
+
+		d[i] = (s[i] > x ? x : s[i]) + m[i];
 	}
 }
 
@@ -340,6 +346,11 @@ static void atomkms_over_line(u32 *d, const u32 *s, u32 n)
 	u32 i = 0;
 
 #if defined(__SSE2__) || defined(__ARM_NEON)
+	for (; i + 2 * ATOMKMS_OVER_BLK <= n; i += 2 * ATOMKMS_OVER_BLK) {
+		atomkms_over_blk(d + i, s + i);
+		atomkms_over_blk(d + i + ATOMKMS_OVER_BLK,
+				 s + i + ATOMKMS_OVER_BLK);
+	}
 	for (; i + ATOMKMS_OVER_BLK <= n; i += ATOMKMS_OVER_BLK)
 		atomkms_over_blk(d + i, s + i);
 #endif
