@@ -231,12 +231,24 @@ static __always_inline u64 atomkms_add_sat_lanes(u64 s, u64 d)
 	return (v | ((v >> 8) & 0x0000000100010001ULL) * 0xff) & ATOMKMS_LANES;
 }
 
-/* s + d (1 - sa) for premultiplied @p, plane alpha 255: pixman's OVER. */
+/*
+ * s + d (1 - sa) for premultiplied @p, plane alpha 255: pixman's OVER,
+ * in 32 bits: R and B in the 16-bit lanes of one product, G in another
+ * (atomkms_mul8() in each lane, no carry between lanes: t <= 65407).
+ */
 static __always_inline u32 atomkms_over32(u32 p, u32 d)
 {
-	u64 dv = atomkms_mul8_lanes(atomkms_lanes(d), 255 - (p >> 24));
+	u32 ia = 255 - (p >> 24);
+	u32 rb = (d & 0xff00ff) * ia + 0x800080;
+	u32 g = (d & 0xff00) * ia + 0x8000;	/* 256 t */
 
-	return atomkms_unlanes(atomkms_add_sat_lanes(atomkms_lanes(p), dv));
+	rb = ((rb + ((rb >> 8) & 0xff00ff)) >> 8) & 0xff00ff;
+	g = ((g >> 8) + (g >> 16)) & 0xff00;
+	/* Add the source; lanes that pass 255 saturate. */
+	rb += p & 0xff00ff;
+	rb = (rb | (0x1000100 - ((rb >> 8) & 0x10001))) & 0xff00ff;
+	g += p & 0xff00;
+	return rb | (g > 0xff00 ? 0xff00 : g);
 }
 
 static __always_inline u32 atomkms_load32(const u8 *p)
