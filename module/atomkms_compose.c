@@ -351,7 +351,7 @@ static __always_inline void atomkms_over_blk(u32 *restrict d32,
 /*
  * atomkms_over32() of the premultiplied ARGB8888 words @s onto @d. The
  * byte blocks only pay where they become vector code: without vector
- * registers (the module), the u64 lanes do fewer operations per pixel.
+ * registers (the module), atomkms_over32() does fewer operations.
  */
 static void atomkms_over_line(u32 *d, const u32 *s, u32 n)
 {
