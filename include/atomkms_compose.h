@@ -24,11 +24,13 @@
  * solid mask for plane alpha.
  *
  * With fast paths on, an 8-bit frame without a colour pipeline runs on a
- * line of 0x00RRGGBB words instead of &struct atomkms_px: XRGB8888 and
- * ARGB8888 planes are read in place, others through the general path and
- * packed to 8 bits, and the three channels of a pixel blend together in
- * 16-bit lanes of a u64, with the same arithmetic; the CRC runs over the
- * line itself and XRGB8888 writeback is a copy that sets X.
+ * line of 0xXXRRGGBB words (X ignored) instead of &struct atomkms_px:
+ * XRGB8888 and ARGB8888 planes are read in place, others through the
+ * general path and packed to 8 bits, and the three channels of a pixel
+ * blend together (16-bit lanes of a u64, or bytes in vectorisable blocks)
+ * with the same arithmetic; the CRC runs over the line itself (over the
+ * framebuffer line when one opaque plane is alone on it) and XRGB8888
+ * writeback is a copy that sets X.
  */
 #ifndef ATOMKMS_COMPOSE_H
 #define ATOMKMS_COMPOSE_H

@@ -25,6 +25,7 @@ typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
 typedef __UINT64_TYPE__ u64;
+typedef __INT16_TYPE__ s16;
 typedef __INT32_TYPE__ s32;
 typedef __INT64_TYPE__ s64;
 

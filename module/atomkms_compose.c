@@ -28,7 +28,6 @@ struct atomkms_scratch {
 	u32 magic;
 	u32 width;
 	u32 tmp_len;
-	struct atomkms_crc32_table crc;
 };
 
 /* Per-frame view of the scratch buffers. */
@@ -83,7 +82,7 @@ size_t atomkms_compose_scratch_size(u32 width)
  * @scratch: atomkms_compose_scratch_size(@width) bytes, 8-byte aligned
  * @width: the width it was sized for
  *
- * Computes the CRC tables into it; call once after allocation.
+ * Call once after allocation.
  *
  * Return: 0, or -22 (EINVAL) for a bad @width.
  */
@@ -96,7 +95,6 @@ int atomkms_compose_scratch_init(void *scratch, u32 width)
 	s->magic = ATOMKMS_SCRATCH_MAGIC;
 	s->width = width;
 	s->tmp_len = width + ATOMKMS_TMP_EXTRA;
-	atomkms_crc32_table_init(&s->crc);
 	return 0;
 }
 
@@ -198,11 +196,12 @@ static void atomkms_blend16(u32 op, u32 pa, const struct atomkms_px *s,
 
 /*
  * The 8-bit frame path ("mode32"): in a frame of 8-bit planes without a
- * colour pipeline, the line accumulates as 0x00RRGGBB words (X = 0), the
- * bytes of the XRGB8888 frame that the CRC covers and that XRGB8888
- * writeback stores. Blending works on all three channels of a pixel at
- * once, in 16-bit lanes of a u64 (0x000000RR00GG00BB); the arithmetic is
- * atomkms_blend8()'s, lane by lane, so the bytes equal the general path's.
+ * colour pipeline, the line accumulates as 0xXXRRGGBB words, the bytes
+ * of the XRGB8888 frame that the CRC covers and that XRGB8888 writeback
+ * stores; X may be junk, which no sink reads. Blending works on all three
+ * channels of a pixel at once, in 16-bit lanes of a u64
+ * (0x000000RR00GG00BB), or a byte at a time in vectorisable blocks; the
+ * arithmetic is atomkms_blend8()'s, so the bytes equal the general path's.
  */
 #define ATOMKMS_LANES	0x000000ff00ff00ffULL
 
@@ -232,12 +231,24 @@ static __always_inline u64 atomkms_add_sat_lanes(u64 s, u64 d)
 	return (v | ((v >> 8) & 0x0000000100010001ULL) * 0xff) & ATOMKMS_LANES;
 }
 
-/* s + d (1 - sa) for premultiplied @p, plane alpha 255: pixman's OVER. */
+/*
+ * s + d (1 - sa) for premultiplied @p, plane alpha 255: pixman's OVER,
+ * in 32 bits: R and B in the 16-bit lanes of one product, G in another
+ * (atomkms_mul8() in each lane, no carry between lanes: t <= 65407).
+ */
 static __always_inline u32 atomkms_over32(u32 p, u32 d)
 {
-	u64 dv = atomkms_mul8_lanes(atomkms_lanes(d), 255 - (p >> 24));
+	u32 ia = 255 - (p >> 24);
+	u32 rb = (d & 0xff00ff) * ia + 0x800080;
+	u32 g = (d & 0xff00) * ia + 0x8000;	/* 256 t */
 
-	return atomkms_unlanes(atomkms_add_sat_lanes(atomkms_lanes(p), dv));
+	rb = ((rb + ((rb >> 8) & 0xff00ff)) >> 8) & 0xff00ff;
+	g = ((g >> 8) + (g >> 16)) & 0xff00;
+	/* Add the source; lanes that pass 255 saturate. */
+	rb += p & 0xff00ff;
+	rb = (rb | (0x1000100 - ((rb >> 8) & 0x10001))) & 0xff00ff;
+	g += p & 0xff00;
+	return rb | (g > 0xff00 ? 0xff00 : g);
 }
 
 static __always_inline u32 atomkms_load32(const u8 *p)
@@ -246,6 +257,117 @@ static __always_inline u32 atomkms_load32(const u8 *p)
 
 	memcpy(&v, p, sizeof(v));
 	return v;
+}
+
+/*
+ * Line loops in blocks of ATOMKMS_BLK pixels: a fixed trip count and
+ * restrict pointers let a compiler that vectorises at -O2 (GCC 12 and
+ * later) turn each block into vector code where the build allows vector
+ * registers (userspace; the module is built without them and keeps
+ * scalar code). The tails take the scalar words.
+ */
+#define ATOMKMS_BLK	8
+
+/* d = s with X = 0, for @ATOMKMS_BLK pixels. */
+static __always_inline void atomkms_copy_x0_blk(u32 *restrict d,
+						const u32 *restrict s)
+{
+	u32 i;
+
+	for (i = 0; i < ATOMKMS_BLK; i++)
+		d[i] = s[i] & 0xffffff;
+}
+
+/* d = s with X = 0xff, for @ATOMKMS_BLK pixels. */
+static __always_inline void atomkms_copy_xff_blk(u32 *restrict d,
+						 const u32 *restrict s)
+{
+	u32 i;
+
+	for (i = 0; i < ATOMKMS_BLK; i++)
+		d[i] = s[i] | 0xff000000u;
+}
+
+static void atomkms_copy_x0(u32 *d, const u32 *s, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i + ATOMKMS_BLK <= n; i += ATOMKMS_BLK)
+		atomkms_copy_x0_blk(d + i, s + i);
+	for (; i < n; i++)
+		d[i] = s[i] & 0xffffff;
+}
+
+static void atomkms_copy_xff(u32 *d, const u32 *s, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i + ATOMKMS_BLK <= n; i += ATOMKMS_BLK)
+		atomkms_copy_xff_blk(d + i, s + i);
+	for (; i < n; i++)
+		d[i] = s[i] | 0xff000000u;
+}
+
+/*
+ * atomkms_over32() on @ATOMKMS_OVER_BLK pixels, a byte at a time: @s the
+ * premultiplied ARGB8888 source words, @d the line's. The X byte of @d
+ * becomes junk, which no sink reads. Four pixels are one 16-byte vector.
+ */
+#define ATOMKMS_OVER_BLK	4
+
+static __always_inline void atomkms_over_blk(u32 *restrict d32,
+					     const u32 *restrict s32)
+{
+	u32 ia[ATOMKMS_OVER_BLK];
+	u8 m[4 * ATOMKMS_OVER_BLK];
+	const u8 *a = (const u8 *)ia, *s = (const u8 *)s32;
+	u8 *d = (u8 *)d32;
+	u32 i;
+
+	/* 255 - alpha in every byte of the pixel's word. */
+	for (i = 0; i < ATOMKMS_OVER_BLK; i++) {
+		u32 x = s32[i] >> 24;
+
+		x |= x << 8;
+		ia[i] = ~(x | x << 16);
+	}
+	/*
+	 * atomkms_mul8() as (t * 257) >> 16, equal for every t < 65536
+	 * (pixman's form; a high-half multiply in vector code).
+	 */
+	for (i = 0; i < 4 * ATOMKMS_OVER_BLK; i++) {
+		u16 t = (u16)(d[i] * a[i] + 0x80);
+
+		m[i] = ((u32)t * 257) >> 16;
+	}
+	/* min(255, s + m) as min(s, 255 - m) + m: bytes all the way. */
+	for (i = 0; i < 4 * ATOMKMS_OVER_BLK; i++) {
+		u8 x = 255 - m[i];
+
+		d[i] = (s[i] > x ? x : s[i]) + m[i];
+	}
+}
+
+/*
+ * atomkms_over32() of the premultiplied ARGB8888 words @s onto @d. The
+ * byte blocks only pay where they become vector code: without vector
+ * registers (the module), atomkms_over32() does fewer operations.
+ */
+static void atomkms_over_line(u32 *d, const u32 *s, u32 n)
+{
+	u32 i = 0;
+
+#if defined(__SSE2__) || defined(__ARM_NEON)
+	for (; i + 2 * ATOMKMS_OVER_BLK <= n; i += 2 * ATOMKMS_OVER_BLK) {
+		atomkms_over_blk(d + i, s + i);
+		atomkms_over_blk(d + i + ATOMKMS_OVER_BLK,
+				 s + i + ATOMKMS_OVER_BLK);
+	}
+	for (; i + ATOMKMS_OVER_BLK <= n; i += ATOMKMS_OVER_BLK)
+		atomkms_over_blk(d + i, s + i);
+#endif
+	for (; i < n; i++)
+		d[i] = atomkms_over32(s[i], d[i]);
 }
 
 /* atomkms_blend8() on 0xAARRGGBB source words and the 32-bit line. */
@@ -272,13 +394,10 @@ static __always_inline void atomkms_blend32_op(u32 op, u32 pa, const u32 *s,
 
 static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 {
-	u32 i;
-
 	switch (op) {
 	case ATOMKMS_BLEND_PREMULTI:
 		if (pa == 255) {
-			for (i = 0; i < n; i++)
-				d[i] = atomkms_over32(s[i], d[i]);
+			atomkms_over_line(d, s, n);
 			return;
 		}
 		atomkms_blend32_op(ATOMKMS_BLEND_PREMULTI, pa, s, d, n);
@@ -288,8 +407,7 @@ static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 		return;
 	default:
 		if (pa == 255) {
-			for (i = 0; i < n; i++)
-				d[i] = s[i] & 0xffffff;
+			atomkms_copy_x0(d, s, n);
 			return;
 		}
 		atomkms_blend32_op(ATOMKMS_BLEND_PIXEL_NONE, pa, s, d, n);
@@ -683,26 +801,47 @@ static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
 	       y < job->y2 && job->x1 <= x1 && job->x2 >= x2;
 }
 
-/* The sinks of a mode32 line; widens it for those that take pixels. */
+/*
+ * Line @y of a mode32 frame when the opaque plane @start that covers it
+ * is the only plane on it, unscaled, unrotated, XRGB8888 or ARGB8888: its
+ * framebuffer line itself, which the sinks take with no copy (they ignore
+ * the X bytes). NULL otherwise.
+ */
+static const u32 *atomkms_line32_alone(const struct atomkms_frame *f,
+				       const struct atomkms_plane_job *const *jobs,
+				       const atomkms_plane_line_fn *fns,
+				       s32 start, s32 y)
+{
+	const struct atomkms_plane_job *job = jobs[start];
+	const u8 *p;
+	s32 k;
+
+	if (fns[start] != atomkms_line32_8888 ||
+	    !(job->flags & ATOMKMS_JOB_UNROTATED))
+		return NULL;
+	for (k = start + 1; k < (s32)f->num_planes; k++)
+		if (jobs[k] && y >= jobs[k]->y1 && y < jobs[k]->y2)
+			return NULL;
+	p = atomkms_unrotated_src(job, &f->planes[start].src, y, 4);
+	return (unsigned long)p & 3 ? NULL : (const u32 *)p;
+}
+
+/* The sinks of a mode32 line @px; widens it for those that take pixels. */
 static void atomkms_sinks32(const struct atomkms_frame *f,
-			    const struct atomkms_line_ctx *ctx,
-			    struct atomkms_scratch *s, u32 y, u32 *crc)
+			    const struct atomkms_line_ctx *ctx, u32 y,
+			    const u32 *px, struct atomkms_crc *crc)
 {
 	const struct atomkms_writeback *wb = f->wb;
-	const u32 *px = ctx->acc32;
 	u32 x;
 
-	/* The line's bytes are the XRGB8888 frame's, X = 0. */
 	if (f->crc)
-		*crc = atomkms_crc32_le(&s->crc, *crc, (const u8 *)px,
-					4 * (size_t)f->width);
+		atomkms_crc_line(crc, px, f->width);
 	if (wb && (wb->fourcc == ATOMKMS_FMT_XRGB8888 ||
 		   wb->fourcc == ATOMKMS_FMT_ARGB8888)) {
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
 
 		if (!((unsigned long)o & 3)) {
-			for (x = 0; x < f->width; x++)
-				o[x] = px[x] | 0xff000000u;
+			atomkms_copy_xff(o, px, f->width);
 			wb = NULL;
 		}
 	}
@@ -719,8 +858,8 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 }
 
 static void atomkms_sinks(const struct atomkms_frame *f,
-			  const struct atomkms_line_ctx *ctx,
-			  struct atomkms_scratch *s, u32 y, u32 *crc)
+			  const struct atomkms_line_ctx *ctx, u32 y,
+			  struct atomkms_crc *crc)
 {
 	const struct atomkms_px *px = ctx->acc;
 	u32 x;
@@ -728,17 +867,12 @@ static void atomkms_sinks(const struct atomkms_frame *f,
 	if (f->line_sink)
 		f->line_sink(f->sink_ctx, y, px, f->width);
 	if (f->crc) {
-		u8 *o = ctx->out8;
+		u32 *o = (u32 *)ctx->out8;
 
-		/* XRGB8888, little endian, X = 0. */
-		for (x = 0; x < f->width; x++, o += 4) {
-			o[0] = px[x].b >> 8;
-			o[1] = px[x].g >> 8;
-			o[2] = px[x].r >> 8;
-			o[3] = 0;
-		}
-		*crc = atomkms_crc32_le(&s->crc, *crc, ctx->out8,
-					4 * (size_t)f->width);
+		for (x = 0; x < f->width; x++)
+			o[x] = (u32)(px[x].r >> 8) << 16 |
+			       (u32)(px[x].g >> 8) << 8 | px[x].b >> 8;
+		atomkms_crc_line(crc, o, f->width);
 	}
 	if (f->wb)
 		atomkms_writeback_line(f->wb, y, px, f->width);
@@ -751,12 +885,11 @@ static void atomkms_sinks(const struct atomkms_frame *f,
  *
  * Composes line by line: black background, the planes in order (planes
  * covered on a line by an opaque plane above are skipped), the colour
- * pipeline, then the sinks. The CRC is ~crc32_le(~0, ...) (the IEEE CRC-32,
- * never 0 for a black frame, which igt flags as suspicious) over the frame
- * converted to XRGB8888 (each channel v >> 8, X byte 0, little endian),
- * line after line: equal 8-bit pixels give equal CRCs, whatever planes and
- * formats produced them. Jobs whose destination does not fit the frame
- * are skipped.
+ * pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
+ * (never 0) over the frame's lines as 0x00RRGGBB words (each channel
+ * v >> 8): equal 8-bit pixels give equal CRCs, whatever planes and formats
+ * produced them. Jobs whose destination does not fit the frame are
+ * skipped.
  *
  * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
  * limit cannot take (nothing is written then).
@@ -771,7 +904,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	bool has_color, cull = atomkms_compose_fast_paths;
 	s32 w = frame->width, h = frame->height;
 	s32 n = frame->num_planes, y, k, m, start;
-	u32 crc = ~0u;
+	struct atomkms_crc crc;
 
 	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
@@ -779,6 +912,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 		return -ATOMKMS_EINVAL;
 
 	atomkms_line_ctx_init(&ctx, s);
+	atomkms_crc_init(&crc);
 	ctx.prec8 = true;
 	for (k = 0; k < n; k++) {
 		const struct atomkms_plane_job *job = frame->planes[k].job;
@@ -811,6 +945,15 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 					break;
 			start = k;
 		}
+		if (start >= 0 && ctx.mode32) {
+			const u32 *px = atomkms_line32_alone(frame, jobs, fns,
+							     start, y);
+
+			if (px) {
+				atomkms_sinks32(frame, &ctx, y, px, &crc);
+				continue;
+			}
+		}
 		if (start < 0 && ctx.mode32) {
 			memset(ctx.acc32, 0, 4 * (size_t)w);
 			start = 0;
@@ -835,14 +978,14 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 			fns[k](&ctx, job, &frame->planes[k].src, y);
 		}
 		if (ctx.mode32) {
-			atomkms_sinks32(frame, &ctx, s, y, &crc);
+			atomkms_sinks32(frame, &ctx, y, ctx.acc32, &crc);
 			continue;
 		}
 		if (has_color)
 			atomkms_color_apply_line(&color, ctx.acc, w);
-		atomkms_sinks(frame, &ctx, s, y, &crc);
+		atomkms_sinks(frame, &ctx, y, &crc);
 	}
 	if (frame->crc)
-		*frame->crc = ~crc;
+		*frame->crc = atomkms_crc_final(&crc);
 	return 0;
 }

@@ -1,63 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CRC-32 of composed frames, slice-by-8, compatible with the kernel's
- * crc32_le(). Pure C: built into the module and into the unit tests.
+ * The frame checksum of composed frames; include/atomkms_crc.h defines it
+ * and its properties. Pure C: built into the module and the unit tests.
  */
 #include "atomkms_crc.h"
 
-#define ATOMKMS_CRC32_POLY	0xedb88320u
+static __always_inline u32 atomkms_crc_step(u32 h, u32 p)
+{
+	h += p & 0xffffff;
+	h += h << 10;
+	h ^= h >> 6;
+	h += h << 3;
+	return h ^ (h >> 11);
+}
 
 /**
- * atomkms_crc32_table_init - compute the slice-by-8 tables
- * @tab: the tables to fill
+ * atomkms_crc_init - start a frame
+ * @c: the checksum
  */
-void atomkms_crc32_table_init(struct atomkms_crc32_table *tab)
+void atomkms_crc_init(struct atomkms_crc *c)
 {
-	u32 i, j, c;
+	u32 k;
 
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (j = 0; j < 8; j++)
-			c = (c >> 1) ^ ((c & 1) ? ATOMKMS_CRC32_POLY : 0);
-		tab->t[0][i] = c;
-	}
-	for (i = 0; i < 256; i++) {
-		c = tab->t[0][i];
-		for (j = 1; j < 8; j++) {
-			c = tab->t[0][c & 0xff] ^ (c >> 8);
-			tab->t[j][i] = c;
-		}
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+		c->h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b9u;
+}
+
+/*
+ * One block of 4 pixels a lane: a fixed trip count for the vectoriser,
+ * and the lanes loaded and stored once for 4 steps.
+ */
+static __always_inline void atomkms_crc_blk(u32 *restrict h,
+					    const u32 *restrict px)
+{
+	u32 k;
+
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
+		u32 v = atomkms_crc_step(h[k], px[k]);
+
+		v = atomkms_crc_step(v, px[ATOMKMS_CRC_LANES + k]);
+		v = atomkms_crc_step(v, px[2 * ATOMKMS_CRC_LANES + k]);
+		h[k] = atomkms_crc_step(v, px[3 * ATOMKMS_CRC_LANES + k]);
 	}
 }
 
 /**
- * atomkms_crc32_le - continue a CRC-32 over a buffer
- * @tab: tables from atomkms_crc32_table_init()
- * @crc: CRC so far (the kernel's crc32_le() seed semantics)
- * @p: the bytes
- * @len: their number
- *
- * Return: the updated CRC, equal to crc32_le(@crc, @p, @len).
+ * atomkms_crc_line - add one line of the frame
+ * @c: the checksum
+ * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
+ * @n: their number, the frame's width
  */
-u32 atomkms_crc32_le(const struct atomkms_crc32_table *tab, u32 crc,
-		     const u8 *p, size_t len)
+void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
 {
-	const u32 (*t)[256] = tab->t;
+	u32 x;
 
-	while (len >= 8) {
-		u32 lo = crc ^ (p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
-				(u32)p[3] << 24);
-		u32 hi = p[4] | (u32)p[5] << 8 | (u32)p[6] << 16 |
-			 (u32)p[7] << 24;
+	for (x = 0; x + 4 * ATOMKMS_CRC_LANES <= n; x += 4 * ATOMKMS_CRC_LANES)
+		atomkms_crc_blk(c->h, px + x);
+	for (; x < n; x++)
+		c->h[x % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[x % ATOMKMS_CRC_LANES], px[x]);
+}
 
-		crc = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^
-		      t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
-		      t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^
-		      t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		crc = t[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
+static u32 atomkms_fmix32(u32 h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+/**
+ * atomkms_crc_final - the frame's value
+ * @c: the checksum, after every line
+ *
+ * Return: the value, never 0.
+ */
+u32 atomkms_crc_final(const struct atomkms_crc *c)
+{
+	u32 f = 0, k;
+
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+		f = atomkms_fmix32(f ^ c->h[k]);
+	return f ? f : 1;
 }

@@ -699,29 +699,48 @@ void ref_compose(const struct ref_scene *sc, struct atomkms_px *out)
 	}
 }
 
-u32 ref_crc32_bitwise(u32 crc, const u8 *p, size_t len)
+/*
+ * The frame checksum of include/atomkms_crc.h, written from its definition
+ * pixel by pixel: @px holds @height lines of @width 0xXXRRGGBB words.
+ */
+u32 ref_crc_words(const u32 *px, u32 width, u32 height)
 {
-	int k;
+	u32 h[ATOMKMS_CRC_LANES], f = 0, k, x, y;
 
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320u : 0);
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b9u;
+	for (y = 0; y < height; y++)
+		for (x = 0; x < width; x++) {
+			u32 *l = &h[x % ATOMKMS_CRC_LANES];
+
+			*l += px[(size_t)y * width + x] & 0xffffff;
+			*l += *l << 10;
+			*l ^= *l >> 6;
+			*l += *l << 3;
+			*l ^= *l >> 11;
+		}
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
+		f ^= h[k];
+		f ^= f >> 16;
+		f *= 0x85ebca6bu;
+		f ^= f >> 13;
+		f *= 0xc2b2ae35u;
+		f ^= f >> 16;
 	}
-	return crc;
+	return f ? f : 1;
 }
 
 u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
 {
-	u32 crc = ~0u;
-	size_t i;
+	size_t i, n = (size_t)width * height;
+	u32 *px = malloc(n * sizeof(*px) + 1), crc;
 
-	for (i = 0; i < (size_t)width * height; i++) {
-		u8 b[4] = { img[i].b >> 8, img[i].g >> 8, img[i].r >> 8, 0 };
-
-		crc = ref_crc32_bitwise(crc, b, 4);
-	}
-	return ~crc;
+	for (i = 0; i < n; i++)
+		px[i] = (u32)(img[i].r >> 8) << 16 | (u32)(img[i].g >> 8) << 8 |
+			img[i].b >> 8;
+	crc = ref_crc_words(px, width, height);
+	free(px);
+	return crc;
 }
 
 static u8 u8_round(double v)

@@ -57,7 +57,7 @@ struct atomkms_px ref_fetch_raw(u32 fourcc, const struct atomkms_plane_src *s,
 				u32 x, u32 y);
 u32 ref_format_depth(u32 fourcc);
 u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height);
-u32 ref_crc32_bitwise(u32 crc, const u8 *p, size_t len);
+u32 ref_crc_words(const u32 *px, u32 width, u32 height);
 void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 		   const struct atomkms_writeback *wb);
 

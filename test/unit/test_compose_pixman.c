@@ -17,21 +17,17 @@
 #define H 43
 
 static u64 rng = 0x91e;
-static struct atomkms_crc32_table crct;
-
-/* CRC of an x8r8g8b8 pixman image, X byte as 0 (the compositor's CRC). */
+/* Checksum of an x8r8g8b8 pixman image (the compositor's CRC). */
 static u32 pixman_crc(pixman_image_t *img)
 {
 	u32 *d = pixman_image_get_data(img);
-	u32 stride = pixman_image_get_stride(img) / 4, x, y, crc = ~0u;
+	u32 stride = pixman_image_get_stride(img) / 4, y;
+	struct atomkms_crc c;
 
+	atomkms_crc_init(&c);
 	for (y = 0; y < H; y++)
-		for (x = 0; x < W; x++) {
-			u32 v = d[y * stride + x] & 0xffffff;
-
-			crc = atomkms_crc32_le(&crct, crc, (u8 *)&v, 4);
-		}
-	return ~crc;
+		atomkms_crc_line(&c, d + y * stride, W);
+	return atomkms_crc_final(&c);
 }
 
 static u32 count_diff(const struct atomkms_px *img, pixman_image_t *p,
@@ -244,7 +240,6 @@ static void test_conversions(void)
 
 int main(void)
 {
-	atomkms_crc32_table_init(&crct);
 	test_over();
 	test_conversions();
 	return check_done("test_compose_pixman");

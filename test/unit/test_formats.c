@@ -3,7 +3,7 @@
  * Unit tests for module/atomkms_formats.c, atomkms_crc.c and
  * atomkms_writeback.c: the format table against DRM's, every reader
  * against the reference decoder in every direction, edge values, half
- * floats, YCbCr conversion, CRC-32 and the writeback writers.
+ * floats, YCbCr conversion, the frame checksum and the writeback writers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -316,29 +316,61 @@ static void test_csc(void)
 	CHECK(maxerr <= 4, "csc error %u", maxerr);
 }
 
+/* The frame checksum: the core's line blocks against the definition. */
+static u32 core_crc(const u32 *px, u32 w, u32 h)
+{
+	struct atomkms_crc c;
+	u32 y;
+
+	atomkms_crc_init(&c);
+	for (y = 0; y < h; y++)
+		atomkms_crc_line(&c, px + (size_t)y * w, w);
+	return atomkms_crc_final(&c);
+}
+
 static void test_crc(void)
 {
-	static struct atomkms_crc32_table t;
-	u8 buf[1000];
+	static u32 buf[64 * 40], alt[64 * 40];
 	u64 rng = 3;
-	u32 i, bad = 0;
+	u32 i, bad = 0, same = 0, xdep = 0;
 
-	atomkms_crc32_table_init(&t);
-	CHECK(~atomkms_crc32_le(&t, ~0u, (const u8 *)"123456789", 9) ==
-	      0xcbf43926, "zlib check value");
-	CHECK(atomkms_crc32_le(&t, 0, buf, 0) == 0, "empty");
-	for (i = 0; i < sizeof(buf); i++)
-		buf[i] = test_rand(&rng);
-	for (i = 0; i < 200; i++) {
-		u32 off = test_rand_below(&rng, 100);
-		u32 len = test_rand_below(&rng, sizeof(buf) - off);
-		u32 seed = test_rand(&rng);
+	for (i = 0; i < ARRAY_SIZE(buf); i++)
+		buf[i] = 0;
+	CHECK(core_crc(buf, 64, 40) != 0 && ref_crc_words(buf, 64, 40) ==
+	      core_crc(buf, 64, 40), "black frame: %08x", core_crc(buf, 64, 40));
+	for (i = 0; i < 300; i++) {
+		u32 w = 1 + test_rand_below(&rng, 64);
+		u32 h = 1 + test_rand_below(&rng, 40), k, at, c0;
 
-		if (atomkms_crc32_le(&t, seed, buf + off, len) !=
-		    ref_crc32_bitwise(seed, buf + off, len))
+		for (k = 0; k < w * h; k++)
+			buf[k] = test_rand(&rng);
+		c0 = core_crc(buf, w, h);
+		if (c0 != ref_crc_words(buf, w, h))
 			bad++;
+		/* X bytes do not count. */
+		for (k = 0; k < w * h; k++)
+			alt[k] = buf[k] ^ (test_rand(&rng) & 0xff000000u);
+		if (core_crc(alt, w, h) != c0)
+			xdep++;
+		/* One pixel changed: always another value. */
+		memcpy(alt, buf, sizeof(u32) * w * h);
+		at = test_rand_below(&rng, w * h);
+		alt[at] ^= 1u << test_rand_below(&rng, 24);
+		if (core_crc(alt, w, h) == c0)
+			same++;
+		/* Two pixels changed, e.g. a swap. */
+		k = test_rand_below(&rng, w * h);
+		if (buf[k] != buf[at]) {
+			memcpy(alt, buf, sizeof(u32) * w * h);
+			alt[k] = buf[at];
+			alt[at] = buf[k];
+			if (core_crc(alt, w, h) == c0)
+				same++;
+		}
 	}
-	CHECK(!bad, "%u CRCs differ from bitwise", bad);
+	CHECK(!bad, "%u checksums differ from the definition", bad);
+	CHECK(!xdep, "%u checksums depend on the X byte", xdep);
+	CHECK(!same, "%u changed frames kept their checksum", same);
 }
 
 static void test_writeback(void)
