@@ -156,6 +156,12 @@ int atomkms_output_create(struct atomkms_device *akdev,
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &atomkms_connector_helper_funcs);
+	/*
+	 * The core gives Virtual connectors no EDID property; ours carry an
+	 * EDID like a monitor's, so they need it (else every probe's update
+	 * fails with -EINVAL and userspace never sees the EDID).
+	 */
+	drm_connector_attach_edid_property(&out->connector);
 
 	/* Adaptive sync: userspace may set VRR_ENABLED on the CRTC. */
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);

@@ -119,6 +119,67 @@ static void test_planes(int fd, const drmModeRes *res)
 	drmModeFreePlaneResources(planes);
 }
 
+/*
+ * The connector's EDID property: a blob of whole 128-byte blocks, each
+ * with a valid checksum, the EDID header, the preferred 1920x1080 mode as
+ * its first detailed timing, and edid-decode --check finds nothing wrong.
+ */
+static void test_edid(int fd, uint32_t id)
+{
+	static const uint8_t header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff,
+					   0xff, 0 };
+	drmModePropertyBlobPtr blob = NULL;
+	const uint8_t *e;
+	uint64_t blob_id = 0;
+	unsigned int i, bad_sum = 0, w, h;
+	char path[64], cmd[192];
+	FILE *f;
+
+	prop_get(fd, id, DRM_MODE_OBJECT_CONNECTOR, "EDID", &blob_id);
+	if (blob_id)
+		blob = drmModeGetPropertyBlob(fd, blob_id);
+	if (!check(blob && blob->length >= 128 && !(blob->length % 128),
+		   sf("connector %u has an EDID blob of whole blocks", id),
+		   blob ? sf("%u bytes", blob->length) :
+		   sf("EDID property %llu", (unsigned long long)blob_id)))
+		goto out;
+	e = blob->data;
+	for (i = 0; i < blob->length / 128; i++) {
+		uint8_t sum = 0;
+		unsigned int j;
+
+		for (j = 0; j < 128; j++)
+			sum += e[128 * i + j];
+		bad_sum += sum != 0;
+	}
+	w = e[56] | (e[58] & 0xf0) << 4;
+	h = e[59] | (e[61] & 0xf0) << 4;
+	check(!memcmp(e, header, sizeof(header)) && !bad_sum &&
+	      e[126] == blob->length / 128 - 1,
+	      sf("connector %u EDID: header, checksums, extension count", id),
+	      sf("%u bad checksums, %u extensions in %u bytes", bad_sum,
+		 e[126], blob->length));
+	check(w == 1920 && h == 1080,
+	      sf("connector %u EDID's first detailed timing is 1920x1080", id),
+	      sf("%ux%u", w, h));
+
+	snprintf(path, sizeof(path), "/tmp/edid-%u.bin", id);
+	f = fopen(path, "wb");
+	if (f && fwrite(e, 1, blob->length, f) == blob->length && !fclose(f)) {
+		snprintf(cmd, sizeof(cmd),
+			 "edid-decode --check %s > %s.txt 2>&1", path, path);
+		check(system(cmd) == 0,
+		      sf("edid-decode --check passes connector %u's EDID", id),
+		      sf("see %s.txt", path));
+	} else {
+		check(0, sf("write %s", path), strerror(errno));
+		if (f)
+			fclose(f);
+	}
+out:
+	drmModeFreePropertyBlob(blob);
+}
+
 static void test_connector(int fd, uint32_t id)
 {
 	drmModeConnector *c = drmModeGetConnector(fd, id);
@@ -151,6 +212,7 @@ static void test_connector(int fd, uint32_t id)
 	check(uhd, sf("connector %u has a mode of at least 4096x2160", id),
 	      sf("not among %d modes", c->count_modes));
 	drmModeFreeConnector(c);
+	test_edid(fd, id);
 }
 
 /* TEST_ONLY commits against the first usable pipe. */
