@@ -69,7 +69,7 @@ struct scene {
 	struct atomkms_writeback wb;
 	u8 *wbmem;
 	void *scratch;
-	u32 crc;
+	u64 crc;
 	/* pixman: the same layers, into its own destination */
 	bool has_pixman;
 	pixman_image_t *pimg[MAX_PL];
@@ -453,7 +453,8 @@ static u32 diff_pixman(const struct scene *s)
 
 struct row {
 	double fast, fast_crc, gen, gen_crc, pix;
-	u32 crc_fast, crc_gen, diff;
+	u64 crc_fast, crc_gen;
+	u32 diff;
 	bool has_pix;
 };
 
@@ -615,7 +616,7 @@ static int count_mode(int argc, char **argv)
 	}
 	for (k = atoi(argv[5]); k > 0; k--)
 		op_ours(&o);
-	printf("crc %08x\n", s.crc);
+	printf("crc %016llx\n", (unsigned long long)s.crc);
 	scene_fini(&s);
 	return 0;
 }

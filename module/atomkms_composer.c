@@ -59,9 +59,8 @@ static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
 		snap->planes[i].job = &snap->jobs[i];
 		snap->fbs[i] = state->fbs[i];
 		drm_framebuffer_get(snap->fbs[i]);
-		snap->owners[i] = container_of(state->planes[i].job,
-					       struct atomkms_plane_state,
-					       job)->base.plane;
+		snap->owners[i] =
+			atomkms_job_plane_state(state->planes[i].job)->base.plane;
 	}
 	snap->color = state->color;
 	snap->blobs[0] = cs->degamma_lut;
@@ -132,8 +131,7 @@ static void atomkms_compose_line_hook(void *ctx, u32 y)
 	for (j = 0; state && j < state->frame.num_planes; j++) {
 		struct drm_framebuffer *fb = state->fbs[j];
 		struct drm_plane *plane =
-			container_of(state->planes[j].job,
-				     struct atomkms_plane_state, job)->base.plane;
+			atomkms_job_plane_state(state->planes[j].job)->base.plane;
 
 		for (i = 0; i < snap->frame.num_planes; i++) {
 			if (snap->owners[i] != plane || snap->fbs[i] == fb ||
@@ -189,7 +187,8 @@ static void atomkms_compose_worker(struct work_struct *work)
 	u64 generation, epoch;
 	u64 start, end, n;
 	bool crc;
-	u32 value = 0;
+	u32 words[ATOMKMS_CRC_WORDS];
+	u64 value = 0;
 	int ret;
 
 	spin_lock_irq(&akcrtc->compose_lock);
@@ -263,8 +262,9 @@ static void atomkms_compose_worker(struct work_struct *work)
 			       crtc->base.id, crtc->name, start, end - space);
 		start = end + 1 - space;
 	}
+	atomkms_crc_words(value, words);
 	for (n = start; n <= end; n++)
-		drm_crtc_add_crc_entry(crtc, true, n, &value);
+		drm_crtc_add_crc_entry(crtc, true, n, words);
 	spin_unlock_irq(&akcrtc->compose_lock);
 }
 
@@ -352,7 +352,7 @@ int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
 			       crtc->base.id, crtc->name, src);
 		return -EINVAL;
 	}
-	*values_cnt = 1;
+	*values_cnt = ATOMKMS_CRC_WORDS;
 	return 0;
 }
 

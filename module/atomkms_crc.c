@@ -5,13 +5,24 @@
  */
 #include "atomkms_crc.h"
 
-static __always_inline u32 atomkms_crc_step(u32 h, u32 p)
+static __always_inline u64 atomkms_crc_step(u64 h, u64 w)
 {
-	h += p & 0xffffff;
-	h += h << 10;
-	h ^= h >> 6;
-	h += h << 3;
-	return h ^ (h >> 11);
+	h += w & ATOMKMS_CRC_MASK;
+	h ^= h >> 32;
+	h *= ATOMKMS_CRC_MUL;
+	return h ^ (h >> 32);
+}
+
+/* Two pixels as one little-endian word, from a line of any alignment. */
+static __always_inline u64 atomkms_crc_load(const u32 *px)
+{
+	u64 w;
+
+	memcpy(&w, px, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = w << 32 | w >> 32;
+#endif
+	return w;
 }
 
 /**
@@ -23,24 +34,28 @@ void atomkms_crc_init(struct atomkms_crc *c)
 	u32 k;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		c->h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b9u;
+		c->h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
 }
 
 /*
- * One block of 4 pixels a lane: a fixed trip count for the vectoriser,
- * and the lanes loaded and stored once for 4 steps.
+ * One block of 4 words a lane: the lanes loaded and stored once for
+ * 4 steps, and independent steps for the CPU to overlap.
  */
-static __always_inline void atomkms_crc_blk(u32 *restrict h,
+static __always_inline void atomkms_crc_blk(u64 *restrict h,
 					    const u32 *restrict px)
 {
 	u32 k;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
-		u32 v = atomkms_crc_step(h[k], px[k]);
+		const u32 *p = px + 2 * k;
+		u64 v = atomkms_crc_step(h[k], atomkms_crc_load(p));
 
-		v = atomkms_crc_step(v, px[ATOMKMS_CRC_LANES + k]);
-		v = atomkms_crc_step(v, px[2 * ATOMKMS_CRC_LANES + k]);
-		h[k] = atomkms_crc_step(v, px[3 * ATOMKMS_CRC_LANES + k]);
+		p += 2 * ATOMKMS_CRC_LANES;
+		v = atomkms_crc_step(v, atomkms_crc_load(p));
+		p += 2 * ATOMKMS_CRC_LANES;
+		v = atomkms_crc_step(v, atomkms_crc_load(p));
+		p += 2 * ATOMKMS_CRC_LANES;
+		h[k] = atomkms_crc_step(v, atomkms_crc_load(p));
 	}
 }
 
@@ -52,35 +67,45 @@ static __always_inline void atomkms_crc_blk(u32 *restrict h,
  */
 void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
 {
-	u32 x;
+	const u32 blk = 8 * ATOMKMS_CRC_LANES;
+	u32 x, j;
 
-	for (x = 0; x + 4 * ATOMKMS_CRC_LANES <= n; x += 4 * ATOMKMS_CRC_LANES)
+	for (x = 0; x + blk <= n; x += blk)
 		atomkms_crc_blk(c->h, px + x);
-	for (; x < n; x++)
-		c->h[x % ATOMKMS_CRC_LANES] =
-			atomkms_crc_step(c->h[x % ATOMKMS_CRC_LANES], px[x]);
+	for (j = x / 2; x + 2 <= n; x += 2, j++)
+		c->h[j % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES],
+					 atomkms_crc_load(px + x));
+	if (x < n)
+		c->h[j % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES], px[x]);
 }
 
-static u32 atomkms_fmix32(u32 h)
+static u64 atomkms_fmix64(u64 h)
 {
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	return h ^ (h >> 16);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
 /**
  * atomkms_crc_final - the frame's value
  * @c: the checksum, after every line
  *
- * Return: the value, never 0.
+ * Return: the value, never 0, neither half 0xffffffff.
  */
-u32 atomkms_crc_final(const struct atomkms_crc *c)
+u64 atomkms_crc_final(const struct atomkms_crc *c)
 {
-	u32 f = 0, k;
+	u64 f = 0;
+	u32 k;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		f = atomkms_fmix32(f ^ c->h[k]);
+		f = atomkms_fmix64(f ^ c->h[k]);
+	if ((u32)(f >> 32) == 0xffffffffu)
+		f -= 1ull << 32;
+	if ((u32)f == 0xffffffffu)
+		f -= 1;
 	return f ? f : 1;
 }

@@ -47,9 +47,10 @@ static struct {
 	unsigned int flips;	/* page-flip events received */
 } t = { .data = -1 };
 
+/* An entry of crc/data: the frame and atomkms's two words as one value. */
 struct crc_entry {
 	uint32_t frame;
-	uint32_t value;
+	uint64_t value;
 };
 
 static void fill(struct dumb_fb *fb, uint32_t seed)
@@ -95,10 +96,14 @@ static void crc_close(void)
 	t.data = -1;
 }
 
-/* The next entry, "0x%08x 0x%08x\n" (frame, value): 0 or negative errno. */
+/*
+ * The next entry, "0x%08x 0x%08x 0x%08x\n" (frame, high and low word of
+ * the value): 0 or negative errno.
+ */
 static int crc_read(struct crc_entry *e)
 {
 	struct pollfd pfd = { .fd = t.data, .events = POLLIN };
+	uint32_t hi, lo;
 	char line[64];
 	ssize_t n;
 
@@ -113,8 +118,9 @@ static int crc_read(struct crc_entry *e)
 			return n == 0 ? -ETIMEDOUT : -errno;
 	}
 	line[n] = 0;
-	if (sscanf(line, "%x %x", &e->frame, &e->value) != 2)
+	if (sscanf(line, "%x %x %x", &e->frame, &hi, &lo) != 3)
 		return -EPROTO;
+	e->value = (uint64_t)hi << 32 | lo;
 	return 0;
 }
 
@@ -173,7 +179,7 @@ static int async_flip(unsigned int i)
 }
 
 /* One CRC session on fb @i: its value over REF_FRAMES frames, or 0. */
-static uint32_t reference(unsigned int i)
+static uint64_t reference(unsigned int i)
 {
 	struct crc_entry e, first = { 0 };
 	unsigned int n, gaps = 0, changes = 0;
@@ -201,14 +207,14 @@ static uint32_t reference(unsigned int i)
 	check(!gaps, sf("%c: frame numbers go up by 1", 'A' + i),
 	      sf("%u gaps after frame %u", gaps, first.frame));
 	check(!changes, sf("%c: one CRC value for a still frame", 'A' + i),
-	      sf("%u of %u differ from %#x", changes, REF_FRAMES,
-		 first.value));
-	printf("# %c: CRC %#010x from frame %u\n", 'A' + i, first.value,
-	       first.frame);
+	      sf("%u of %u differ from %#llx", changes, REF_FRAMES,
+		 (unsigned long long)first.value));
+	printf("# %c: CRC %#018llx from frame %u\n", 'A' + i,
+	       (unsigned long long)first.value, first.frame);
 	return ret || gaps || changes ? 0 : first.value;
 }
 
-static void test_reopen(const uint32_t ref[2], unsigned int rounds)
+static void test_reopen(const uint64_t ref[2], unsigned int rounds)
 {
 	unsigned int i, cur = 1, stale = 0, errors = 0;
 	struct crc_entry e;
@@ -239,8 +245,9 @@ static void test_reopen(const uint32_t ref[2], unsigned int rounds)
 		}
 		if (e.value != ref[cur]) {
 			stale++;
-			printf("# round %u: frame %u CRC %#010x, want %c's %#010x\n",
-			       i, e.frame, e.value, 'A' + cur, ref[cur]);
+			printf("# round %u: frame %u CRC %#018llx, want %c's %#018llx\n",
+			       i, e.frame, (unsigned long long)e.value,
+			       'A' + cur, (unsigned long long)ref[cur]);
 		}
 	}
 	check(!errors, sf("reopen: %u rounds without errors", rounds),
@@ -249,7 +256,7 @@ static void test_reopen(const uint32_t ref[2], unsigned int rounds)
 	      sf("%u of %u stale", stale, rounds));
 }
 
-static void test_current(const uint32_t ref[2], unsigned int rounds)
+static void test_current(const uint64_t ref[2], unsigned int rounds)
 {
 	unsigned int i, wrong = 0, errors = 0;
 	struct crc_entry e;
@@ -275,9 +282,9 @@ static void test_current(const uint32_t ref[2], unsigned int rounds)
 		}
 		if (e.value != ref[i & 1]) {
 			wrong++;
-			printf("# round %u: frame %u (target %u) CRC %#010x, want %c's %#010x\n",
-			       i, e.frame, target, e.value, 'A' + (i & 1),
-			       ref[i & 1]);
+			printf("# round %u: frame %u (target %u) CRC %#018llx, want %c's %#018llx\n",
+			       i, e.frame, target, (unsigned long long)e.value,
+			       'A' + (i & 1), (unsigned long long)ref[i & 1]);
 		}
 	}
 	crc_close();
@@ -304,7 +311,8 @@ int main(int argc, char **argv)
 {
 	unsigned int rounds = 60;
 	uint64_t async = 0;
-	uint32_t blob, ref[2];
+	uint32_t blob;
+	uint64_t ref[2];
 	struct areq r;
 	int ret, opt;
 
@@ -347,7 +355,8 @@ int main(int argc, char **argv)
 	ref[1] = reference(1);
 	if (check(ref[0] && ref[1] && ref[0] != ref[1],
 		  "A and B have distinct CRCs",
-		  sf("%#x and %#x", ref[0], ref[1]))) {
+		  sf("%#llx and %#llx", (unsigned long long)ref[0],
+		     (unsigned long long)ref[1]))) {
 		if (async == 1)
 			test_reopen(ref, rounds);
 		test_current(ref, rounds / 2);

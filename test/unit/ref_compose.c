@@ -703,37 +703,46 @@ void ref_compose(const struct ref_scene *sc, struct atomkms_px *out)
  * The frame checksum of include/atomkms_crc.h, written from its definition
  * pixel by pixel: @px holds @height lines of @width 0xXXRRGGBB words.
  */
-u32 ref_crc_words(const u32 *px, u32 width, u32 height)
+u64 ref_crc_words(const u32 *px, u32 width, u32 height)
 {
-	u32 h[ATOMKMS_CRC_LANES], f = 0, k, x, y;
+	u64 h[ATOMKMS_CRC_LANES], f = 0;
+	u32 k, x, y;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b9u;
+		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
 	for (y = 0; y < height; y++)
-		for (x = 0; x < width; x++) {
-			u32 *l = &h[x % ATOMKMS_CRC_LANES];
+		for (x = 0; x < width; x += 2) {
+			const u32 *p = px + (size_t)y * width + x;
+			u64 *l = &h[x / 2 % ATOMKMS_CRC_LANES];
+			u64 w = p[0] & 0xffffff;
 
-			*l += px[(size_t)y * width + x] & 0xffffff;
-			*l += *l << 10;
-			*l ^= *l >> 6;
-			*l += *l << 3;
-			*l ^= *l >> 11;
+			if (x + 1 < width)
+				w |= (u64)(p[1] & 0xffffff) << 32;
+			*l += w;
+			*l ^= *l >> 32;
+			*l *= ATOMKMS_CRC_MUL;
+			*l ^= *l >> 32;
 		}
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
 		f ^= h[k];
-		f ^= f >> 16;
-		f *= 0x85ebca6bu;
-		f ^= f >> 13;
-		f *= 0xc2b2ae35u;
-		f ^= f >> 16;
+		f ^= f >> 33;
+		f *= 0xff51afd7ed558ccdull;
+		f ^= f >> 33;
+		f *= 0xc4ceb9fe1a85ec53ull;
+		f ^= f >> 33;
 	}
+	if (f >> 32 == 0xffffffffu)
+		f -= 1ull << 32;
+	if ((f & 0xffffffffu) == 0xffffffffu)
+		f -= 1;
 	return f ? f : 1;
 }
 
-u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
+u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
 {
 	size_t i, n = (size_t)width * height;
-	u32 *px = malloc(n * sizeof(*px) + 1), crc;
+	u32 *px = malloc(n * sizeof(*px) + 1);
+	u64 crc;
 
 	for (i = 0; i < n; i++)
 		px[i] = (u32)(img[i].r >> 8) << 16 | (u32)(img[i].g >> 8) << 8 |
@@ -818,7 +827,7 @@ static void capture_line(void *ctx, u32 y, const struct atomkms_px *line,
 	memcpy(c->img + (size_t)y * width, line, width * sizeof(*line));
 }
 
-int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u32 *crc,
+int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb)
 {
 	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];

@@ -56,8 +56,8 @@ void ref_yuv_to_rgb(u32 encoding, u32 range, u32 depth,
 struct atomkms_px ref_fetch_raw(u32 fourcc, const struct atomkms_plane_src *s,
 				u32 x, u32 y);
 u32 ref_format_depth(u32 fourcc);
-u32 ref_crc(const struct atomkms_px *img, u32 width, u32 height);
-u32 ref_crc_words(const u32 *px, u32 width, u32 height);
+u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height);
+u64 ref_crc_words(const u32 *px, u32 width, u32 height);
 void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 		   const struct atomkms_writeback *wb);
 
@@ -65,7 +65,7 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
  * Run the core on a scene: jobs, scratch, frame. @out (width * height) may
  * be NULL; @crc and @wb too. Returns the first job_init error, or 0.
  */
-int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u32 *crc,
+int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 
 #endif /* ATOMKMS_TEST_REF_COMPOSE_H */

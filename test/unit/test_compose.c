@@ -48,7 +48,8 @@ static bool check_scene(const struct ref_scene *sc, u32 tol, const char *what)
 	struct atomkms_px *c1 = calloc(n, sizeof(*c1));
 	struct atomkms_px *c2 = calloc(n, sizeof(*c2));
 	struct atomkms_px *r = calloc(n, sizeof(*r));
-	u32 crc1 = 1, crc2 = 2, at, d1, d2;
+	u64 crc1 = 1, crc2 = 2;
+	u32 at, d1, d2;
 	bool ok;
 	int e1, e2;
 
@@ -63,8 +64,9 @@ static bool check_scene(const struct ref_scene *sc, u32 tol, const char *what)
 	ok = !e1 && !e2 && !d1 && crc1 == crc2 && d2 <= tol;
 	if (!d2 && ok)
 		ok = crc1 == ref_crc(r, sc->width, sc->height);
-	CHECK(ok, "%s: err %d/%d fast-vs-general %u crc %08x/%08x, ref diff %u at (%u,%u): core %04x %04x %04x ref %04x %04x %04x",
-	      what, e1, e2, d1, crc1, crc2, d2, at % sc->width,
+	CHECK(ok, "%s: err %d/%d fast-vs-general %u crc %016llx/%016llx, ref diff %u at (%u,%u): core %04x %04x %04x ref %04x %04x %04x",
+	      what, e1, e2, d1, (unsigned long long)crc1,
+	      (unsigned long long)crc2, d2, at % sc->width,
 	      at / sc->width, c1[at].r, c1[at].g, c1[at].b, r[at].r, r[at].g,
 	      r[at].b);
 	free(c1);
@@ -571,7 +573,8 @@ static void test_crc_and_writeback(void)
 	struct ref_scene one = { 50, 30, 1, pl, NULL };
 	struct atomkms_px *img = calloc(50 * 30, sizeof(*img));
 	struct atomkms_writeback wb, wr;
-	u32 crc_stack = 0, crc_flat = 1, i, k, p;
+	u64 crc_stack = 0, crc_flat = 1;
+	u32 i, k, p;
 
 	plane_init(&pl[0], &fb[0], ATOMKMS_FMT_RGB565, 50, 30, 50, 30);
 	plane_init(&pl[1], &fb[1], ATOMKMS_FMT_ARGB8888, 30, 20, 50, 30);
@@ -600,8 +603,8 @@ static void test_crc_and_writeback(void)
 		CHECK(!core_compose(&one, NULL, &crc_flat, NULL), "flat");
 		pl[0] = save;
 	}
-	CHECK(crc_stack == crc_flat, "stack CRC %08x, flat image CRC %08x",
-	      crc_stack, crc_flat);
+	CHECK(crc_stack == crc_flat, "stack CRC %016llx, flat image CRC %016llx",
+	      (unsigned long long)crc_stack, (unsigned long long)crc_flat);
 
 	for (k = 0; k < atomkms_num_writeback_formats; k++) {
 		u32 fourcc = atomkms_writeback_formats[k], same = 1;

@@ -18,7 +18,7 @@
 
 static u64 rng = 0x91e;
 /* Checksum of an x8r8g8b8 pixman image (the compositor's CRC). */
-static u32 pixman_crc(pixman_image_t *img)
+static u64 pixman_crc(pixman_image_t *img)
 {
 	u32 *d = pixman_image_get_data(img);
 	u32 stride = pixman_image_get_stride(img) / 4, y;
@@ -84,7 +84,8 @@ static void over_stack(u32 nlayers, bool valid, const u16 *alphas,
 	struct ref_scene sc = { W, H, nlayers + 1, pl, NULL };
 	struct atomkms_px *img = calloc(W * H, sizeof(*img));
 	pixman_image_t *dst, *src;
-	u32 k, crc = 0, first = 0, bad;
+	u32 k, first = 0, bad;
+	u64 crc = 0;
 
 	test_fb_alloc(&fb[0], ATOMKMS_FMT_XRGB8888, W, H, 0, &rng);
 	test_fb_src(&fb[0], &pl[0].src);
@@ -122,10 +123,11 @@ static void over_stack(u32 nlayers, bool valid, const u16 *alphas,
 	CHECK(!core_compose(&sc, img, &crc, NULL), "compose");
 	bad = count_diff(img, dst, &first);
 	CHECK(!bad && crc == pixman_crc(dst),
-	      "%s: %u pixels differ from pixman (first at %u,%u: %06x), CRC %08x vs %08x",
+	      "%s: %u pixels differ from pixman (first at %u,%u: %06x), CRC %016llx vs %016llx",
 	      what, bad, first % W, first / W,
 	      (img[first].r >> 8) << 16 | (img[first].g >> 8) << 8 |
-	      img[first].b >> 8, crc, pixman_crc(dst));
+	      img[first].b >> 8, (unsigned long long)crc,
+	      (unsigned long long)pixman_crc(dst));
 	pixman_image_unref(dst);
 	for (k = 0; k <= nlayers; k++)
 		test_fb_free(&fb[k]);
@@ -187,7 +189,8 @@ static void test_conversions(void)
 			struct ref_scene sc = { W, H, 2, pl, NULL };
 			struct atomkms_px *img = calloc(W * H, sizeof(*img));
 			pixman_image_t *dst, *src;
-			u32 crc = 0, first = 0, bad;
+			u32 first = 0, bad;
+			u64 crc = 0;
 			u32 cpp = atomkms_format_lookup(f[i].fourcc)->cpp[0];
 
 			test_fb_alloc(&fb[0], ATOMKMS_FMT_XRGB8888, W, H, 0,

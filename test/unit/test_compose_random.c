@@ -165,7 +165,7 @@ static void free_scene(struct scene *s)
 struct run {
 	struct atomkms_px *img;
 	struct test_fb wb;
-	u32 crc;
+	u64 crc;
 	int err;
 };
 
@@ -295,7 +295,8 @@ static void bench(const char *name, struct ref_plane *pl, u32 n)
 				    .num_planes = n, .planes = fp };
 	void *scratch = malloc(atomkms_compose_scratch_size(1920));
 	double ms[2];
-	u32 crc[2], k, it, frames = 3;
+	u64 crc[2];
+	u32 k, it, frames = 3;
 	int mode;
 
 	atomkms_compose_scratch_init(scratch, 1920);

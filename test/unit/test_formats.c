@@ -317,7 +317,7 @@ static void test_csc(void)
 }
 
 /* The frame checksum: the core's line blocks against the definition. */
-static u32 core_crc(const u32 *px, u32 w, u32 h)
+static u64 core_crc(const u32 *px, u32 w, u32 h)
 {
 	struct atomkms_crc c;
 	u32 y;
@@ -337,10 +337,12 @@ static void test_crc(void)
 	for (i = 0; i < ARRAY_SIZE(buf); i++)
 		buf[i] = 0;
 	CHECK(core_crc(buf, 64, 40) != 0 && ref_crc_words(buf, 64, 40) ==
-	      core_crc(buf, 64, 40), "black frame: %08x", core_crc(buf, 64, 40));
+	      core_crc(buf, 64, 40), "black frame: %016llx",
+	      (unsigned long long)core_crc(buf, 64, 40));
 	for (i = 0; i < 300; i++) {
 		u32 w = 1 + test_rand_below(&rng, 64);
-		u32 h = 1 + test_rand_below(&rng, 40), k, at, c0;
+		u32 h = 1 + test_rand_below(&rng, 40), k, at;
+		u64 c0;
 
 		for (k = 0; k < w * h; k++)
 			buf[k] = test_rand(&rng);
