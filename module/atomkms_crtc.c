@@ -12,6 +12,7 @@
  * keeps counting.
  */
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -297,11 +298,29 @@ static void atomkms_crtc_atomic_enable(struct drm_crtc *crtc,
 	drm_crtc_vblank_on(crtc);
 }
 
+/*
+ * A pipe being switched off finishes the frame it is scanning out, as
+ * hardware does: the disable, and with it the event of its commit,
+ * completes at the next vblank, not the moment the commit work runs. igt's
+ * kms_cursor_legacy@*nonblocking-modeset-vs-cursor-atomic checks that a
+ * nonblocking disable has not signalled when its ioctl returns.
+ */
+static void atomkms_crtc_finish_frame(struct atomkms_crtc *akcrtc)
+{
+	ktime_t end = hrtimer_get_expires(&akcrtc->vblank_timer);
+
+	if (!READ_ONCE(akcrtc->scanning) || ktime_after(ktime_get(), end))
+		return;
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule_hrtimeout(&end, HRTIMER_MODE_ABS);
+}
+
 static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 					struct drm_atomic_state *state)
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 
+	atomkms_crtc_finish_frame(akcrtc);
 	atomkms_composer_publish(akcrtc, NULL);
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
@@ -353,8 +372,7 @@ void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 		/* Insertion sort on the normalized zpos: at most 16 planes. */
 		for (j = n; j > 0; j--) {
 			const struct atomkms_plane_state *prev =
-				container_of(fp[j - 1].job,
-					     struct atomkms_plane_state, job);
+				atomkms_job_plane_state(fp[j - 1].job);
 
 			if (prev->base.normalized_zpos <= ps->normalized_zpos)
 				break;
