@@ -21,6 +21,11 @@
 #include "atomkms_compose.h"
 
 /* Cursors are ARGB images, as on every display engine. */
+/* Cursor sizes for compositors to prefer (SIZE_HINTS); any up to 512 works. */
+static const struct drm_plane_size_hint atomkms_cursor_size_hints[] = {
+	{ 64, 64 }, { 128, 128 }, { 256, 256 }, { ATOMKMS_MAX_CURSOR, ATOMKMS_MAX_CURSOR },
+};
+
 static const u32 atomkms_cursor_formats[] = {
 	DRM_FORMAT_ARGB8888,
 	DRM_FORMAT_XRGB8888,
@@ -426,6 +431,10 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 	ret = atomkms_plane_add_properties(&akplane->base, zpos, max_zpos, yuv);
 	if (!ret)
 		ret = atomkms_plane_add_in_formats_async(akdev, &akplane->base);
+	if (!ret && cursor)
+		ret = drm_plane_add_size_hints_property(&akplane->base,
+							atomkms_cursor_size_hints,
+							ARRAY_SIZE(atomkms_cursor_size_hints));
 	if (ret)
 		return ERR_PTR(ret);
 	return &akplane->base;

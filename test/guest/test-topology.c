@@ -63,6 +63,45 @@ static bool has_format(const drmModePlane *pl, uint32_t format)
 	return false;
 }
 
+/* struct drm_plane_size_hint of Linux 6.8's drm_mode.h (libdrm here predates it). */
+struct size_hint {
+	uint16_t width;
+	uint16_t height;
+};
+
+/*
+ * A cursor's SIZE_HINTS: square sizes, growing, up to the cursor caps,
+ * 64x64 among them (the size compositors use without hints).
+ */
+static void test_size_hints(int fd, uint32_t plane)
+{
+	const struct size_hint *h;
+	drmModePropertyBlobPtr blob = NULL;
+	uint64_t id = 0, cw = 0, ch = 0;
+	unsigned int i, n = 0, bad = 0, has64 = 0;
+
+	prop_get(fd, plane, DRM_MODE_OBJECT_PLANE, "SIZE_HINTS", &id);
+	if (id)
+		blob = drmModeGetPropertyBlob(fd, id);
+	drmGetCap(fd, DRM_CAP_CURSOR_WIDTH, &cw);
+	drmGetCap(fd, DRM_CAP_CURSOR_HEIGHT, &ch);
+	if (blob) {
+		h = blob->data;
+		n = blob->length / sizeof(*h);
+		for (i = 0; i < n; i++) {
+			has64 |= h[i].width == 64 && h[i].height == 64;
+			bad += h[i].width != h[i].height || h[i].width > cw ||
+			       h[i].height > ch ||
+			       (i && h[i].width <= h[i - 1].width);
+		}
+	}
+	check(blob && n && !(blob->length % sizeof(*h)) && !bad && has64,
+	      sf("cursor plane %u: SIZE_HINTS up to the cursor caps", plane),
+	      sf("blob %llu, %u hints, %u bad, 64x64 %s",
+		 (unsigned long long)id, n, bad, has64 ? "yes" : "no"));
+	drmModeFreePropertyBlob(blob);
+}
+
 static void test_planes(int fd, const drmModeRes *res)
 {
 	drmModePlaneRes *planes = drmModeGetPlaneResources(fd);
@@ -114,6 +153,8 @@ static void test_planes(int fd, const drmModeRes *res)
 				 "yes" : "no",
 				 has_format(pl, DRM_FORMAT_ARGB8888) ?
 				 "yes" : "no"));
+		if (type == DRM_PLANE_TYPE_CURSOR)
+			test_size_hints(fd, pl->plane_id);
 		drmModeFreePlane(pl);
 	}
 	drmModeFreePlaneResources(planes);
