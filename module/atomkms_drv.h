@@ -277,6 +277,13 @@ to_atomkms_plane_state(struct drm_plane_state *state)
 	return container_of(state, struct atomkms_plane_state, base);
 }
 
+/* The plane state a frame's job was derived in (crtc.c builds frames so). */
+static inline const struct atomkms_plane_state *
+atomkms_job_plane_state(const struct atomkms_plane_job *job)
+{
+	return container_of(job, struct atomkms_plane_state, job);
+}
+
 /* atomkms_fb.c */
 struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
 					  struct drm_file *file,

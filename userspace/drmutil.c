@@ -210,16 +210,23 @@ err_destroy:
 	return err;
 }
 
+/* Unmap, remove and free what a dumb framebuffer holds (0/NULL: none). */
+static void dumb_release(int fd, void *map, size_t size, uint32_t fb_id,
+			 uint32_t handle)
+{
+	struct drm_mode_destroy_dumb destroy = { .handle = handle };
+
+	if (map)
+		munmap(map, size);
+	if (fb_id)
+		drmModeRmFB(fd, fb_id);
+	if (handle)
+		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+}
+
 void dumb_fb_destroy(int fd, struct dumb_fb *fb)
 {
-	struct drm_mode_destroy_dumb destroy = { .handle = fb->handle };
-
-	if (fb->pixels)
-		munmap(fb->pixels, fb->size);
-	if (fb->fb_id)
-		drmModeRmFB(fd, fb->fb_id);
-	if (fb->handle)
-		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	dumb_release(fd, fb->pixels, fb->size, fb->fb_id, fb->handle);
 	memset(fb, 0, sizeof(*fb));
 }
 
@@ -833,14 +840,7 @@ err_destroy:
 
 void fmt_fb_destroy(int fd, struct fmt_fb *fb)
 {
-	struct drm_mode_destroy_dumb destroy = { .handle = fb->handle };
-
-	if (fb->map)
-		munmap(fb->map, fb->size);
-	if (fb->fb_id)
-		drmModeRmFB(fd, fb->fb_id);
-	if (fb->handle)
-		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	dumb_release(fd, fb->map, fb->size, fb->fb_id, fb->handle);
 	memset(fb, 0, sizeof(*fb));
 }
 
