@@ -189,10 +189,31 @@ static const struct drm_mode_config_helper_funcs atomkms_mode_config_helpers = {
 	.atomic_commit_tail = atomkms_atomic_commit_tail,
 };
 
+/*
+ * An async flip waits for no vblank: its commit is a few pointer swaps
+ * and an event, so it runs in the ioctl even when userspace asked for a
+ * nonblocking commit, rather than in a worker that the caller then waits
+ * for. Through the worker, igt's kms_async_flips@alternate-sync-async-flip
+ * measured 3.5 ms from a sync flip's event to the next async flip's under
+ * TCG, against its 3.3 ms budget; in the ioctl it passes.
+ */
+static int atomkms_atomic_commit(struct drm_device *dev,
+				 struct drm_atomic_state *state, bool nonblock)
+{
+	struct drm_crtc_state *crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
+		if (crtc_state->async_flip)
+			nonblock = false;
+	return drm_atomic_helper_commit(dev, state, nonblock);
+}
+
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
 	.fb_create	= atomkms_fb_create,
 	.atomic_check	= drm_atomic_helper_check,
-	.atomic_commit	= drm_atomic_helper_commit,
+	.atomic_commit	= atomkms_atomic_commit,
 };
 
 DEFINE_DRM_GEM_FOPS(atomkms_fops);

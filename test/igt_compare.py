@@ -139,8 +139,13 @@ def main():
         for line in why(rerun.get(name, tests[name])):
             print(f"    {line}")
 
+    # Results name subtests in lower case (igt_results); lists may use
+    # igt's own spelling (cursorA-vs-flipB), which is what --run-subtest
+    # needs.
+    spelled = {l.lower(): l for l in listed}
     for entry in listed:
-        if not any(n == entry or n.startswith(entry + "@") for n in tests):
+        low = entry.lower()
+        if not any(n == low or n.startswith(low + "@") for n in tests):
             failed += 1
             unexpected.append(entry)
             print(f"UNEXPECTED {entry}: no result")
@@ -150,7 +155,7 @@ def main():
         if not unexpected or not all(timing_reason(n) for n in unexpected):
             again = []
         with open(args.rerun_list, "w") as f:
-            f.writelines(n + "\n" for n in again)
+            f.writelines(spelled.get(n, n) + "\n" for n in again)
 
     print(f"igt: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
