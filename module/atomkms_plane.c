@@ -20,12 +20,13 @@
 #include "atomkms_drv.h"
 #include "atomkms_compose.h"
 
-/* Cursors are ARGB images, as on every display engine. */
 /* Cursor sizes for compositors to prefer (SIZE_HINTS); any up to 512 works. */
 static const struct drm_plane_size_hint atomkms_cursor_size_hints[] = {
-	{ 64, 64 }, { 128, 128 }, { 256, 256 }, { ATOMKMS_MAX_CURSOR, ATOMKMS_MAX_CURSOR },
+	{ 64, 64 }, { 128, 128 }, { 256, 256 },
+	{ ATOMKMS_MAX_CURSOR, ATOMKMS_MAX_CURSOR },
 };
 
+/* Cursors are ARGB images, as on every display engine. */
 static const u32 atomkms_cursor_formats[] = {
 	DRM_FORMAT_ARGB8888,
 	DRM_FORMAT_XRGB8888,
