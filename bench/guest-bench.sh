@@ -4,12 +4,16 @@
 # upstream vkms (vkmsref.ko) then atomkms, set scene b up at 1920x1080 with
 # bench/kms_scene.c, read CRCs for a few seconds, and time every run of the
 # driver's composer work with ftrace's function_graph; then scene a at
-# 3840x2160 on atomkms. Prints "RESULT label key=value..." lines.
+# 3840x2160 on atomkms; and, for each driver, what a client pays to paint
+# a dumb buffer through a fresh mapping (bench/dumb_paint.c; atomkms also
+# with fault_pages=1, the helper's one page a fault). Prints
+# "RESULT label key=value..." lines.
 set -u
 cd /host
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T
 KMS=/host/build/bench/kms_scene
+PAINT=/host/build/bench/dumb_paint
 SECS=${BENCH_SECONDS:-5}
 fail=0
 
@@ -111,6 +115,7 @@ run() {	# LABEL DRIVER FUNCTION SCENE MODE
 echo "== vkmsref (upstream vkms)"
 load build/bench/vkms/vkmsref.ko enable_overlay=1 enable_cursor=1 || exit 1
 run vkms-b-1080 vkmsref vkms_composer_worker b 1920x1080
+$PAINT vkms-paint 1920 1080 || fail=1
 sleep 1
 rmmod vkmsref || fail=1
 
@@ -118,4 +123,7 @@ echo "== atomkms"
 load /host/atomkms.ko || exit 1
 run atomkms-b-1080 atomkms atomkms_compose_worker b 1920x1080
 run atomkms-a-2160 atomkms atomkms_compose_worker a 3840x2160
+$PAINT atomkms-paint 1920 1080 || fail=1
+echo 1 > /sys/module/atomkms/parameters/fault_pages
+$PAINT atomkms-paint-1 1920 1080 || fail=1
 exit $fail

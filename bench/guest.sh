@@ -25,6 +25,9 @@ echo "bench: building $out/kms_scene"
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -o "$out/kms_scene" \
 	bench/kms_scene.c $(pkg-config --libs libdrm)
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -o "$out/dumb_paint" \
+	bench/dumb_paint.c
 echo "bench: building atomkms.ko"
 if ! make -s module > "$out/module.log" 2>&1; then
 	[ -f atomkms.ko ] || { tail -n 20 "$out/module.log" >&2; exit 1; }
@@ -85,6 +88,13 @@ END {
 		print "  atomkms composes scene (b) 1080p in <= 1/5 of vkms time: no measurement"
 	printf "  CRC frames per vblank, scene (b) 1080p: vkms %s, atomkms %s\n",
 		g("vkms-b-1080", "crc_per_vblank"), g("atomkms-b-1080", "crc_per_vblank")
+	vp = g("vkms-paint", "paint_column_ms") + 0
+	ap = g("atomkms-paint", "paint_column_ms") + 0
+	a1 = g("atomkms-paint-1", "paint_column_ms") + 0
+	if (vp > 0 && ap > 0)
+		printf "  dumb buffer 1920x1080, map + 1-pixel column + unmap (igt paint): vkms %.3f ms, atomkms %.3f ms (one page a fault: %.3f ms), ratio to vkms %.3f; whole buffer: vkms %.3f ms, atomkms %.3f ms\n",
+			vp, ap, a1, ap / vp, g("vkms-paint", "paint_whole_ms"),
+			g("atomkms-paint", "paint_whole_ms")
 	l = "atomkms-a-2160"
 	vb = g(l, "vblank_per_s") + 0
 	cps = g(l, "compose_per_s") + 0

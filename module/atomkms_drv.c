@@ -222,6 +222,7 @@ static const struct drm_driver atomkms_driver = {
 	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
 	.fops			= &atomkms_fops,
 	DRM_GEM_SHMEM_DRIVER_OPS,
+	.gem_create_object	= atomkms_gem_create_object,
 	.name			= ATOMKMS_DRIVER_NAME,
 	.desc			= "Virtual atomic KMS display driver",
 	.date			= "20261203",

@@ -285,6 +285,8 @@ atomkms_job_plane_state(const struct atomkms_plane_job *job)
 }
 
 /* atomkms_fb.c */
+struct drm_gem_object *atomkms_gem_create_object(struct drm_device *dev,
+						 size_t size);
 struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
 					  struct drm_file *file,
 					  const struct drm_mode_fb_cmd2 *mode_cmd);
