@@ -156,60 +156,6 @@ static int atomkms_config_validate(const struct atomkms_config *cfg)
 	return 0;
 }
 
-/*
- * Like drm_atomic_helper_commit_tail_rpm(), but waiting for flip_done
- * rather than for a vblank on every CRTC: events and the next commit are
- * released as soon as the new state is latched, which is what a page flip
- * on real hardware looks like.
- */
-static void atomkms_atomic_commit_tail(struct drm_atomic_state *state)
-{
-	struct drm_device *dev = state->dev;
-
-	drm_atomic_helper_commit_modeset_disables(dev, state);
-	drm_atomic_helper_commit_modeset_enables(dev, state);
-	drm_atomic_helper_commit_planes(dev, state,
-					DRM_PLANE_COMMIT_ACTIVE_ONLY);
-	drm_atomic_helper_fake_vblank(state);
-	drm_atomic_helper_commit_hw_done(state);
-	drm_atomic_helper_wait_for_flip_done(dev, state);
-	/*
-	 * drm_send_event_helper() completes flip_done first and only then
-	 * signals the out-fence and queues the event on the file, all under
-	 * event_lock. A blocking commit that returned on flip_done alone
-	 * could reach userspace in that window (igt's fd_completed() checks
-	 * saw it under TCG): taking the lock waits for the sender to finish.
-	 */
-	spin_lock_irq(&dev->event_lock);
-	spin_unlock_irq(&dev->event_lock);
-	drm_atomic_helper_cleanup_planes(dev, state);
-}
-
-static const struct drm_mode_config_helper_funcs atomkms_mode_config_helpers = {
-	.atomic_commit_tail = atomkms_atomic_commit_tail,
-};
-
-/*
- * An async flip waits for no vblank: its commit is a few pointer swaps
- * and an event, so it runs in the ioctl even when userspace asked for a
- * nonblocking commit, rather than in a worker that the caller then waits
- * for. Through the worker, igt's kms_async_flips@alternate-sync-async-flip
- * measured 3.5 ms from a sync flip's event to the next async flip's under
- * TCG, against its 3.3 ms budget; in the ioctl it passes.
- */
-static int atomkms_atomic_commit(struct drm_device *dev,
-				 struct drm_atomic_state *state, bool nonblock)
-{
-	struct drm_crtc_state *crtc_state;
-	struct drm_crtc *crtc;
-	int i;
-
-	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
-		if (crtc_state->async_flip)
-			nonblock = false;
-	return drm_atomic_helper_commit(dev, state, nonblock);
-}
-
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
 	.fb_create	= atomkms_fb_create,
 	.atomic_check	= drm_atomic_helper_check,
@@ -253,7 +199,6 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	/* Primary planes flip async; they carry IN_FORMATS_ASYNC for it. */
 	drm->mode_config.async_page_flip = true;
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
-	drm->mode_config.helper_private = &atomkms_mode_config_helpers;
 
 	/*
 	 * Normalized zpos: primary 0, overlays 1..max_overlay, cursor on

@@ -285,6 +285,8 @@ atomkms_job_plane_state(const struct atomkms_plane_job *job)
 }
 
 /* atomkms_fb.c */
+int atomkms_atomic_commit(struct drm_device *dev,
+			  struct drm_atomic_state *state, bool nonblock);
 struct drm_gem_object *atomkms_gem_create_object(struct drm_device *dev,
 						 size_t size);
 struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
