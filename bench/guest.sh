@@ -63,6 +63,8 @@ END {
 		"comp/s", "vblank/s", "CRC/s", "CRC/vbl", "comp/vbl"
 	for (i = 0; i < n; i++) {
 		l = order[i]
+		if (g(l, "compose_runs") == "")
+			continue	# a dumb_paint line: reported below
 		vb = g(l, "vblank_per_s") + 0
 		cps = g(l, "compose_per_s") + 0
 		printf "%-16s %-14s %10.3f %10.3f %10.3f %6d %5d %9.2f %9.2f %9.2f %9.3f %9.3f\n",
