@@ -17,7 +17,9 @@ Timing under TCG: a subtest named in test/igt/timing.txt asserts that
 userspace meets a vblank deadline, which an emulation stall of the guest
 can make it miss. With --rerun-list FILE, the subtests among the unexpected
 results that match it are written to FILE (igt@binary@subtest, one a line)
-when they are the only unexpected ones. With --rerun RESULTS, each of them
+when they are the only unexpected ones: a failed dynamic subtest alone
+(igt@binary@subtest@dynamic), a subtest whole only when none of its
+dynamic subtests failed. With --rerun RESULTS, each of them
 takes its result from that second run instead, and the line says so
 ("RERUN name: fail, then pass"); every other result still counts as is.
 """
@@ -83,6 +85,24 @@ def load_patterns(path):
 def subtest_of(name):
     """igt@bin@subtest of a (possibly dynamic) result name."""
     return "@".join(name.split("@")[:3])
+
+
+def rerun_entries(unexpected):
+    """What to run again for these results: each failed dynamic subtest
+    alone (the rerun's parent result then covers the parent's own code
+    and just those dynamic subtests), and a failed subtest whole only
+    when none of its dynamic subtests failed."""
+    dynamic = {n for n in unexpected if n != subtest_of(n)}
+    parents = {subtest_of(n) for n in dynamic}
+    whole = {n for n in unexpected if n not in dynamic
+             and n not in parents}
+    return sorted(dynamic | whole)
+
+
+def spell(name, spelled):
+    """igt's own spelling of the subtest part of a result name."""
+    sub = subtest_of(name)
+    return spelled.get(sub, sub) + name[len(sub):]
 
 
 def main():
@@ -151,11 +171,11 @@ def main():
             print(f"UNEXPECTED {entry}: no result")
 
     if args.rerun_list:
-        again = sorted({subtest_of(n) for n in unexpected})
+        again = rerun_entries(unexpected)
         if not unexpected or not all(timing_reason(n) for n in unexpected):
             again = []
         with open(args.rerun_list, "w") as f:
-            f.writelines(spelled.get(n, n) + "\n" for n in again)
+            f.writelines(spell(n, spelled) + "\n" for n in again)
 
     print(f"igt: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
