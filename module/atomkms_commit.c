@@ -66,6 +66,18 @@ static void atomkms_commit_finish(struct drm_atomic_state *state)
 	drm_atomic_state_put(state);
 }
 
+/*
+ * Everything after the swap of a commit whose fences have signalled:
+ * a blocking commit's in the ioctl, a waiting nonblocking one's in the
+ * worker.
+ */
+static void atomkms_commit_tail(struct drm_atomic_state *state)
+{
+	drm_atomic_helper_wait_for_dependencies(state);
+	atomkms_commit_program(state);
+	atomkms_commit_finish(state);
+}
+
 /* A nonblocking commit that had to wait: all of it, in the worker. */
 static void atomkms_commit_work(struct work_struct *work)
 {
@@ -73,9 +85,7 @@ static void atomkms_commit_work(struct work_struct *work)
 		container_of(work, struct drm_atomic_state, commit_work);
 
 	drm_atomic_helper_wait_for_fences(state->dev, state, false);
-	drm_atomic_helper_wait_for_dependencies(state);
-	atomkms_commit_program(state);
-	atomkms_commit_finish(state);
+	atomkms_commit_tail(state);
 }
 
 /* A nonblocking commit programmed in the ioctl: the rest. */
@@ -170,9 +180,7 @@ int atomkms_atomic_commit(struct drm_device *dev,
 	drm_atomic_state_get(state);
 
 	if (!nonblock) {
-		drm_atomic_helper_wait_for_dependencies(state);
-		atomkms_commit_program(state);
-		atomkms_commit_finish(state);
+		atomkms_commit_tail(state);
 	} else if (ready) {
 		atomkms_commit_program(state);
 		INIT_WORK(&state->commit_work, atomkms_commit_finish_work);
