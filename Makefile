@@ -69,7 +69,7 @@ $(B)/unit/test_%: test/unit/test_%.c module/atomkms_%.c include/atomkms_%.h incl
 include test/unit/unit.mk
 
 unit: $(UNITS)
-	@test/run-unit.sh $(UNITS)
+	@test/run-unit.sh $(UNITS) test/test_igt_compare.py
 
 setup:
 	@qemu/setup.sh

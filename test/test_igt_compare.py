@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of test/igt_compare.py on made-up igt results: expectations,
 missing results, and what a timing rerun runs again and how it counts.
-Prints "igt_compare tests: N passed, N failed"; exits 1 on a failure."""
+Prints "not ok" for a failed case and "test_igt_compare: N passed,
+N failed", as the unit tests do; exits 1 on a failure."""
 import json
 import os
 import subprocess
@@ -119,12 +120,12 @@ def main():
     for case in cases():
         with tempfile.TemporaryDirectory() as tmp:
             good = case(tmp)
-        print(f"{'ok' if good else 'not ok'} - igt_compare {case.__name__}")
         if good:
             passed += 1
         else:
             failed += 1
-    print(f"igt_compare tests: {passed} passed, {failed} failed")
+            print(f"not ok - igt_compare {case.__name__}")
+    print(f"test_igt_compare: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
