@@ -72,6 +72,14 @@ igt_run() {
 igt_run test/igt/ci.list igt-ci ""
 igt_run test/igt/ci-3crtc.list igt-ci-3crtc "num_crtcs=3 refresh=60,75,120 crossbar=1" \
 	test/igt/expected-3crtc.txt test/igt/expected.txt
+# The subtests with sub-frame wall-clock budgets, in a guest whose clock
+# counts instructions (see test/igt/ci-icount.list and qemu/run-guest.sh).
+GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount ""
+GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount-3crtc \
+	"num_crtcs=3 refresh=60,75,120 crossbar=1" \
+	test/igt/expected-3crtc.txt test/igt/expected.txt
+GUEST_CLOCK=icount igt_run test/igt/ci-icount-720p.list igt-ci-icount-720p \
+	"pref_width=1280 pref_height=720"
 igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_mask=2" \
 	test/igt/expected.txt
 
