@@ -90,6 +90,14 @@ static_assert(sizeof(struct atomkms_px) == 8, "atomkms_px is 4 x u16");
  * struct atomkms_plane_src - where a framebuffer's pixels are, this frame
  * @map: address of each plane's first pixel (vmap address + fb offset)
  * @pitch: bytes from one line of each plane to the next
+ *
+ * What the compositor reads of a W x H framebuffer: of each plane p, with
+ * pw x ph its size in samples (W x H for plane 0, ceil(W / hsub) x
+ * ceil(H / vsub) for chroma planes), only bytes [0, (ph - 1) * @pitch[p] +
+ * pw * cpp[p]) from @map[p], the bytes the DRM core guarantees
+ * (drm_gem_fb_init_with_funcs(): the last line holds no padding), provided
+ * W is a multiple of atomkms_format_block_w(). Nothing is assumed of the
+ * alignment of @map or @pitch, nor of @pitch beyond what DRM checks.
  */
 struct atomkms_plane_src {
 	const u8 *map[3];
@@ -110,7 +118,8 @@ struct atomkms_plane_src {
  * @has_alpha: the format carries per-pixel alpha
  * @read_line: decode @count pixels at (@x + i * @dx, @y + i * @dy) for i
  *             from 0, where @dx and @dy are -1, 0 or 1 and every pixel
- *             lies inside the framebuffer
+ *             lies inside the framebuffer; it reads no byte outside the
+ *             pixels' own samples (see &struct atomkms_plane_src)
  */
 struct atomkms_format {
 	u32 fourcc;
@@ -125,6 +134,24 @@ struct atomkms_format {
 	void (*read_line)(const struct atomkms_plane_src *src, s32 x, s32 y,
 			  s32 dx, s32 dy, u32 count, struct atomkms_px *out);
 };
+
+/**
+ * atomkms_format_block_w - pixels per block of a format's memory layout
+ * @f: the format
+ *
+ * 2 for packed 4:2:2 (YUYV, UYVY: a 4-byte macropixel holds two pixels'
+ * luma and their one chroma pair), else 1. A framebuffer's width must be
+ * a multiple of it: DRM's core guarantees cpp (2) bytes a pixel, so the
+ * last macropixel of an odd-width line is guaranteed only up to its Cb
+ * (YUYV) or Y0 (UYVY) byte, and its chroma cannot be read. The driver
+ * refuses such framebuffers at ADDFB2; atomkms_plane_job_init() again.
+ *
+ * Return: the block width in pixels.
+ */
+static inline u32 atomkms_format_block_w(const struct atomkms_format *f)
+{
+	return f->num_planes == 1 ? f->hsub : 1;
+}
 
 extern const struct atomkms_format atomkms_formats[];
 extern const u32 atomkms_num_formats;

@@ -184,6 +184,10 @@ atomkms_read_yuv(const struct atomkms_plane_src *src, s32 x, s32 y,
 		const u8 *yp, *up, *vp;
 
 		if (l->kind == 2) {
+			/*
+			 * The pair's macropixel, chroma included: the fb
+			 * width is even (atomkms_format_block_w()).
+			 */
 			yp = src->map[0] + (ptrdiff_t)py * src->pitch[0] +
 			     (ptrdiff_t)(px >> 1) * 4;
 			up = yp + l->cb;

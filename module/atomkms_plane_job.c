@@ -125,8 +125,9 @@ static int atomkms_job_fail(const char **reason, const char *why, int err)
  * with @job->visible false and returns 0.
  *
  * Return: 0, -22 (EINVAL) for an unsupported format, rotation, mode or
- * size, -28 (ENOSPC) for a source outside the framebuffer, -34 (ERANGE)
- * for a scaling factor beyond the limits.
+ * size (a framebuffer width that is not a multiple of
+ * atomkms_format_block_w() included), -28 (ENOSPC) for a source outside
+ * the framebuffer, -34 (ERANGE) for a scaling factor beyond the limits.
  */
 int atomkms_plane_job_init(struct atomkms_plane_job *job,
 			   const struct atomkms_plane_desc *desc,
@@ -169,6 +170,11 @@ int atomkms_plane_job_init(struct atomkms_plane_job *job,
 	if (!desc->fb_width || !desc->fb_height ||
 	    desc->fb_width > 0x7fff || desc->fb_height > 0x7fff)
 		return atomkms_job_fail(reason, "bad framebuffer size",
+					ATOMKMS_EINVAL);
+	/* The reader needs whole macropixels (ADDFB2 checks this first). */
+	if (desc->fb_width % atomkms_format_block_w(fmt))
+		return atomkms_job_fail(reason,
+					"framebuffer width splits a macropixel",
 					ATOMKMS_EINVAL);
 	if (!desc->crtc_width || !desc->crtc_height ||
 	    desc->crtc_width > ATOMKMS_COMPOSE_MAX_WIDTH ||

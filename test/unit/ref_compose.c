@@ -5,9 +5,12 @@
  * half floats). See ref_compose.h.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ref_compose.h"
 
@@ -25,6 +28,154 @@ u32 test_rand_below(u64 *state, u32 n)
 	return n ? (u32)(test_rand(state) % n) : 0;
 }
 
+enum test_guard test_fb_guard = TEST_GUARD_END;
+
+static size_t test_page_size(void)
+{
+	static size_t ps;
+
+	if (!ps)
+		ps = (size_t)sysconf(_SC_PAGESIZE);
+	return ps;
+}
+
+char test_what[256];
+u64 test_guarded_allocs;
+
+/* The live guarded buffers, for the fault handler's report. */
+#define TEST_MAX_LIVE	256
+static struct {
+	u8 *base;
+	size_t len;
+	u8 *data;
+	size_t size;
+} test_live[TEST_MAX_LIVE];
+
+/*
+ * Freed mappings, guard pages and all, kept for reuse: tests allocate
+ * hundreds of thousands of small buffers, and the system calls would
+ * dominate their time.
+ */
+#define TEST_POOL	64
+static struct {
+	u8 *base;
+	size_t len;
+} test_pool[TEST_POOL];
+
+u8 *test_guarded_alloc(size_t size, void **base, size_t *len)
+{
+	size_t ps = test_page_size();
+	size_t data = (size + ps - 1) / ps * ps;
+	u8 *m = NULL, *d;
+	u32 i;
+
+	*len = data + 2 * ps;
+	for (i = 0; i < TEST_POOL; i++)
+		if (test_pool[i].base && test_pool[i].len == *len) {
+			m = test_pool[i].base;
+			test_pool[i].base = NULL;
+			break;
+		}
+	if (!m) {
+		m = mmap(NULL, *len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		if (m == MAP_FAILED ||
+		    (data && mprotect(m + ps, data, PROT_READ | PROT_WRITE))) {
+			perror("test_guarded_alloc");
+			exit(2);
+		}
+	}
+	*base = m;
+	d = test_fb_guard == TEST_GUARD_START ? m + ps : m + ps + data - size;
+	for (i = 0; i < TEST_MAX_LIVE; i++)
+		if (!test_live[i].base) {
+			test_live[i].base = m;
+			test_live[i].len = *len;
+			test_live[i].data = d;
+			test_live[i].size = size;
+			break;
+		}
+	test_guarded_allocs++;
+	return d;
+}
+
+void test_guarded_free(void *base, size_t len)
+{
+	u32 i;
+
+	if (!base)
+		return;
+	for (i = 0; i < TEST_MAX_LIVE; i++)
+		if (test_live[i].base == base)
+			test_live[i].base = NULL;
+	for (i = 0; i < TEST_POOL; i++)
+		if (!test_pool[i].base) {
+			test_pool[i].base = base;
+			test_pool[i].len = len;
+			return;
+		}
+	munmap(base, len);
+}
+
+static void test_guard_fault(int sig, siginfo_t *si, void *uc)
+{
+	u8 *a = si->si_addr;
+	char msg[1024], where[160] = "";
+	int n;
+	u32 i;
+
+	(void)uc;
+	for (i = 0; i < TEST_MAX_LIVE; i++) {
+		ptrdiff_t off = a - test_live[i].data;
+
+		if (!test_live[i].base || a < test_live[i].base ||
+		    a >= test_live[i].base + test_live[i].len)
+			continue;
+		if (off < 0)
+			snprintf(where, sizeof(where),
+				 ": %td bytes before a guarded buffer of %zu bytes",
+				 -off, test_live[i].size);
+		else
+			snprintf(where, sizeof(where),
+				 ": byte %td of a guarded buffer of %zu bytes (%td past its end)",
+				 off, test_live[i].size,
+				 off - (ptrdiff_t)test_live[i].size + 1);
+	}
+	n = snprintf(msg, sizeof(msg), "\nFAULT (signal %d) at %p%s\n  while: %s\n",
+		     sig, (void *)a, where, test_what[0] ? test_what : "?");
+	if (n > (int)sizeof(msg) - 1)
+		n = sizeof(msg) - 1;
+	if (write(2, msg, n) < 0)
+		n = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void test_guard_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = test_guard_fault;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Pixels per block of a format's one plane: 2 for packed 4:2:2. */
+static u32 test_block_w(const struct atomkms_format *f)
+{
+	return f->num_planes == 1 ? f->hsub : 1;
+}
+
+u32 test_fb_width(u32 fourcc, u32 width)
+{
+	const struct atomkms_format *f = atomkms_format_lookup(fourcc);
+	u32 bw = f ? test_block_w(f) : 1;
+
+	return (width + bw - 1) / bw * bw;
+}
+
 void test_fb_alloc(struct test_fb *fb, u32 fourcc, u32 width, u32 height,
 		   u32 pad, u64 *rng)
 {
@@ -35,20 +186,27 @@ void test_fb_alloc(struct test_fb *fb, u32 fourcc, u32 width, u32 height,
 		fprintf(stderr, "test_fb_alloc: unknown format %08x\n", fourcc);
 		exit(2);
 	}
+	if (width % test_block_w(f) || !width || !height) {
+		/* As the driver's ADDFB2 does; see test_fb_width(). */
+		fprintf(stderr, "test_fb_alloc: %s: illegal size %ux%u\n",
+			f->name, width, height);
+		exit(2);
+	}
 	memset(fb, 0, sizeof(*fb));
 	fb->fourcc = fourcc;
 	fb->width = width;
 	fb->height = height;
 	for (p = 0; p < f->num_planes; p++) {
+		/* drm_format_info_plane_width()/_height(), _min_pitch() */
 		u32 w = p ? (width + f->hsub - 1) / f->hsub : width;
 		u32 h = p ? (height + f->vsub - 1) / f->vsub : height;
+		u32 min_pitch = w * f->cpp[p];
 		size_t i;
 
-		if (fourcc == ATOMKMS_FMT_YUYV || fourcc == ATOMKMS_FMT_UYVY)
-			w = (width + 1) / 2 * 2;
-		fb->pitch[p] = w * f->cpp[p] + pad;
-		fb->size[p] = (size_t)fb->pitch[p] * h;
-		fb->mem[p] = malloc(fb->size[p]);
+		fb->pitch[p] = min_pitch + pad;
+		fb->size[p] = (size_t)fb->pitch[p] * (h - 1) + min_pitch;
+		fb->mem[p] = test_guarded_alloc(fb->size[p], &fb->map_base[p],
+						&fb->map_len[p]);
 		for (i = 0; i < fb->size[p]; i++)
 			fb->mem[p][i] = rng ? (u8)test_rand(rng) : 0;
 	}
@@ -59,7 +217,7 @@ void test_fb_free(struct test_fb *fb)
 	u32 p;
 
 	for (p = 0; p < 3; p++)
-		free(fb->mem[p]);
+		test_guarded_free(fb->map_base[p], fb->map_len[p]);
 	memset(fb, 0, sizeof(*fb));
 }
 
@@ -835,7 +993,8 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 	struct atomkms_frame f = { 0 };
 	struct capture cap = { out };
 	const char *why;
-	void *scratch;
+	void *scratch, *base;
+	size_t len;
 	u32 k;
 	int ret;
 
@@ -850,8 +1009,9 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		fp[k].job = &jobs[k];
 		fp[k].src = sc->planes[k].src;
 	}
-	scratch = aligned_alloc(64, (atomkms_compose_scratch_size(sc->width) +
-				     63) & ~(size_t)63);
+	/* Guarded too; its size is a multiple of 8, so it is 8-aligned. */
+	scratch = test_guarded_alloc(atomkms_compose_scratch_size(sc->width),
+				     &base, &len);
 	atomkms_compose_scratch_init(scratch, sc->width);
 	f.width = sc->width;
 	f.height = sc->height;
@@ -865,6 +1025,6 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		f.sink_ctx = &cap;
 	}
 	ret = atomkms_compose_frame(&f, scratch);
-	free(scratch);
+	test_guarded_free(base, len);
 	return ret;
 }

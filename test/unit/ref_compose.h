@@ -12,7 +12,13 @@
 
 #include "atomkms_compose.h"
 
-/* A framebuffer in test memory. */
+/*
+ * A framebuffer in test memory. Each plane p holds exactly the bytes DRM's
+ * core guarantees a driver (drm_gem_fb_init_with_funcs()): @size[p] =
+ * (plane height - 1) * @pitch[p] + min_pitch, min_pitch = plane width *
+ * cpp[p] (the last line has no padding), with PROT_NONE pages around it
+ * (test_guarded_alloc()): an access outside the guarantee faults.
+ */
 struct test_fb {
 	u32 fourcc;
 	u32 width;
@@ -20,7 +26,35 @@ struct test_fb {
 	u8 *mem[3];
 	u32 pitch[3];
 	size_t size[3];
+	void *map_base[3];
+	size_t map_len[3];
 };
+
+/*
+ * Where a guarded buffer sits in its pages: TEST_GUARD_END (the default)
+ * ends it at a page boundary followed by a PROT_NONE page (reads or writes
+ * past the end fault); TEST_GUARD_START starts it at a page boundary after
+ * a PROT_NONE page (accesses before the start fault). Both guard pages are
+ * always there; the other end then has slack of less than a page.
+ */
+enum test_guard {
+	TEST_GUARD_END,
+	TEST_GUARD_START,
+};
+
+extern enum test_guard test_fb_guard;
+
+/* @size bytes placed as test_fb_guard says; free with test_guarded_free(). */
+u8 *test_guarded_alloc(size_t size, void **base, size_t *len);
+void test_guarded_free(void *base, size_t len);
+/*
+ * On a fault, print the faulting address relative to the guarded buffer
+ * it hit and @test_what (what the test was doing), then die of the signal.
+ */
+void test_guard_catch(void);
+extern char test_what[256];
+/* Guarded buffers allocated so far (a count of what ran guarded). */
+extern u64 test_guarded_allocs;
 
 struct ref_plane {
 	struct atomkms_plane_desc desc;
@@ -39,6 +73,15 @@ struct ref_scene {
 u64 test_rand(u64 *state);
 u32 test_rand_below(u64 *state, u32 n);
 
+/*
+ * The smallest legal framebuffer width >= @width for @fourcc: the driver
+ * (ADDFB2) refuses odd widths for formats with 2-pixel blocks in one plane
+ * (packed 4:2:2: YUYV, UYVY), whose last macropixel would otherwise lie
+ * half outside the bytes DRM guarantees. Their source rectangles may still
+ * start and end at odd pixels.
+ */
+u32 test_fb_width(u32 fourcc, u32 width);
+/* @pad: bytes of padding after each line but the last. */
 void test_fb_alloc(struct test_fb *fb, u32 fourcc, u32 width, u32 height,
 		   u32 pad, u64 *rng);
 void test_fb_free(struct test_fb *fb);

@@ -53,6 +53,8 @@ static bool check_scene(const struct ref_scene *sc, u32 tol, const char *what)
 	bool ok;
 	int e1, e2;
 
+	snprintf(test_what, sizeof(test_what), "%s (guard %s)", what,
+		 test_fb_guard == TEST_GUARD_START ? "start" : "end");
 	atomkms_compose_fast_paths = true;
 	e1 = core_compose(sc, c1, &crc1, NULL);
 	atomkms_compose_fast_paths = false;
@@ -104,7 +106,9 @@ static void test_formats_alone(void)
 		bool p8 = f->depth <= 8;
 
 		plane_init(&pl[0], &bg, ATOMKMS_FMT_XRGB8888, 41, 29, 41, 29);
-		plane_init(&pl[1], &fb, f->fourcc, 33, 21, 41, 29);
+		/* Packed 4:2:2 at 34: the driver refuses odd widths. */
+		plane_init(&pl[1], &fb, f->fourcc,
+			   test_fb_width(f->fourcc, 33), 21, 41, 29);
 		for (mode = 0; mode < 3; mode++) {
 			pl[1].desc.blend_mode = mode;
 			pl[1].desc.dst_x = 5 - 9 * (mode == 1);
@@ -260,6 +264,7 @@ static void test_rotation_by_hand(void)
 	};
 	u32 c, i;
 
+	snprintf(test_what, sizeof(test_what), "%s", __func__);
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct ref_plane pl;
 		struct test_fb fb;
@@ -425,6 +430,25 @@ static void test_job_init(void)
 	d.fourcc = ATOMKMS_FMT_NV12;
 	d.color_encoding = 3;
 	CHECK(atomkms_plane_job_init(&job, &d, &why) == -22, "encoding");
+	d.color_encoding = 0;
+	/* Packed 4:2:2: odd fb widths split a macropixel; odd sources do not. */
+	d.fourcc = ATOMKMS_FMT_YUYV;
+	d.fb_width = 63;
+	d.src_w = 63 << 16;
+	d.dst_w = 63;
+	CHECK(atomkms_plane_job_init(&job, &d, &why) == -22 &&
+	      strstr(why, "macropixel"), "YUYV odd width: %s", why);
+	d.fourcc = ATOMKMS_FMT_UYVY;
+	CHECK(atomkms_plane_job_init(&job, &d, &why) == -22, "UYVY odd width");
+	d.fb_width = 64;
+	d.src_x = 1 << 16;
+	CHECK(!atomkms_plane_job_init(&job, &d, &why) && job.visible,
+	      "UYVY even width, odd source: %s", why);
+	d.fourcc = ATOMKMS_FMT_NV12;
+	d.fb_width = 63;
+	d.src_x = 0;
+	CHECK(!atomkms_plane_job_init(&job, &d, &why), "NV12 odd width: %s",
+	      why);
 	test_fb_free(&fb);
 }
 
@@ -494,6 +518,7 @@ static void test_color(void)
 	u32 i, at, k;
 	u32 fmts[2] = { ATOMKMS_FMT_ARGB2101010, ATOMKMS_FMT_ARGB8888 };
 
+	snprintf(test_what, sizeof(test_what), "%s", __func__);
 	for (k = 0; k < 2; k++) {
 		plane_init(&pl[0], &fb[0], ATOMKMS_FMT_XRGB8888, 37, 19, 37,
 			   19);
@@ -576,6 +601,7 @@ static void test_crc_and_writeback(void)
 	u64 crc_stack = 0, crc_flat = 1;
 	u32 i, k, p;
 
+	snprintf(test_what, sizeof(test_what), "%s", __func__);
 	plane_init(&pl[0], &fb[0], ATOMKMS_FMT_RGB565, 50, 30, 50, 30);
 	plane_init(&pl[1], &fb[1], ATOMKMS_FMT_ARGB8888, 30, 20, 50, 30);
 	plane_init(&pl[2], &fb[2], ATOMKMS_FMT_BGRA8888, 13, 37, 50, 30);
@@ -663,7 +689,7 @@ static void keep_line(void *ctx, u32 y, const struct atomkms_px *line, u32 w)
 /* The line hook runs before every line; sources it changes apply at once. */
 static void test_line_hook(void)
 {
-	static u32 red[8 * 8], blue[8 * 8];
+	struct test_fb red, blue;
 	const struct atomkms_plane_desc desc = {
 		.fourcc = ATOMKMS_FMT_XRGB8888, .fb_width = 8, .fb_height = 8,
 		.src_w = 8 << 16, .src_h = 8 << 16, .dst_w = 8, .dst_h = 8,
@@ -678,9 +704,12 @@ static void test_line_hook(void)
 	void *s = malloc(atomkms_compose_scratch_size(8));
 	int fast, i;
 
+	snprintf(test_what, sizeof(test_what), "%s", __func__);
+	test_fb_alloc(&red, ATOMKMS_FMT_XRGB8888, 8, 8, 0, NULL);
+	test_fb_alloc(&blue, ATOMKMS_FMT_XRGB8888, 8, 8, 0, NULL);
 	for (i = 0; i < 64; i++) {
-		red[i] = 0x00ff0000;
-		blue[i] = 0x000000ff;
+		red.mem[0][4 * i + 2] = 0xff;
+		blue.mem[0][4 * i] = 0xff;
 	}
 	CHECK(!atomkms_plane_job_init(&job, &desc, &why), "job: %s", why);
 	CHECK(!atomkms_compose_scratch_init(s, 8), "scratch");
@@ -689,9 +718,8 @@ static void test_line_hook(void)
 
 		atomkms_compose_fast_paths = fast;
 		fp = (struct atomkms_frame_plane){ .job = &job };
-		fp.src.map[0] = (const u8 *)red;
-		fp.src.pitch[0] = 32;
-		h = (struct hook_ctx){ .fp = &fp, .next = (const u8 *)blue,
+		test_fb_src(&red, &fp.src);
+		h = (struct hook_ctx){ .fp = &fp, .next = blue.mem[0],
 				       .at = 5 };
 		f = (struct atomkms_frame){
 			.width = 8, .height = 8, .num_planes = 1, .planes = &fp,
@@ -711,6 +739,8 @@ static void test_line_hook(void)
 		      fast);
 	}
 	atomkms_compose_fast_paths = true;
+	test_fb_free(&red);
+	test_fb_free(&blue);
 	free(s);
 }
 
@@ -738,17 +768,24 @@ static void test_frame_errors(void)
 
 int main(void)
 {
-	test_job_init();
-	test_rotation_by_hand();
-	test_formats_alone();
-	test_blend();
-	test_rotation();
-	test_scaling();
-	test_scaling_chunks();
-	test_clipping();
-	test_color();
-	test_crc_and_writeback();
-	test_line_hook();
-	test_frame_errors();
+	int guard;
+
+	test_guard_catch();
+	/* Every buffer ends at a guard page, then starts after one. */
+	for (guard = TEST_GUARD_END; guard <= TEST_GUARD_START; guard++) {
+		test_fb_guard = guard;
+		test_job_init();
+		test_rotation_by_hand();
+		test_formats_alone();
+		test_blend();
+		test_rotation();
+		test_scaling();
+		test_scaling_chunks();
+		test_clipping();
+		test_color();
+		test_crc_and_writeback();
+		test_line_hook();
+		test_frame_errors();
+	}
 	return check_done("test_compose");
 }

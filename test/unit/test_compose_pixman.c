@@ -243,7 +243,14 @@ static void test_conversions(void)
 
 int main(void)
 {
-	test_over();
-	test_conversions();
+	int guard;
+
+	test_guard_catch();
+	/* Buffers end at a guard page, then start after one. */
+	for (guard = TEST_GUARD_END; guard <= TEST_GUARD_START; guard++) {
+		test_fb_guard = guard;
+		test_over();
+		test_conversions();
+	}
 	return check_done("test_compose_pixman");
 }

@@ -51,10 +51,16 @@ static void random_plane(struct scene *s, u32 k)
 	struct atomkms_plane_job job;
 	u32 fw = 1 + test_rand_below(&rng, 64);
 	u32 fh = 1 + test_rand_below(&rng, 48);
+	u32 pad = test_rand_below(&rng, 9);
+	u32 fourcc = pick_format();
 	u32 tries;
 
-	test_fb_alloc(&s->fb[k], pick_format(), fw, fh,
-		      test_rand_below(&rng, 9), &rng);
+	/*
+	 * Packed 4:2:2 framebuffers have even widths (the driver refuses odd
+	 * ones); their sources below start and end at any pixel, or between.
+	 */
+	fw = test_fb_width(fourcc, fw);
+	test_fb_alloc(&s->fb[k], fourcc, fw, fh, pad, &rng);
 	test_fb_src(&s->fb[k], &p->src);
 	for (tries = 0; tries < 100; tries++) {
 		u32 sw, sh, rw, rh;
@@ -238,6 +244,11 @@ static void test_random(u64 seed, u32 count)
 		struct atomkms_px *ref;
 		size_t n;
 
+		/* Buffers end at a guard page, or start after one. */
+		test_fb_guard = i & 1 ? TEST_GUARD_START : TEST_GUARD_END;
+		snprintf(test_what, sizeof(test_what),
+			 "seed %llu scene %u (ATOMKMS_SEED, ATOMKMS_SCENES)",
+			 (unsigned long long)seed, i);
 		random_scene(s);
 		n = (size_t)s->sc.width * s->sc.height;
 		run_core(s, &fast, true);
@@ -270,6 +281,7 @@ static void test_random(u64 seed, u32 count)
 		free_scene(s);
 		free(s);
 	}
+	test_fb_guard = TEST_GUARD_END;
 	CHECK(!bad_fast, "seed %llu: %u of %u scenes differ fast vs general",
 	      (unsigned long long)seed, bad_fast, count);
 	CHECK(!bad_ref, "seed %llu: %u of %u scenes differ from the reference",
@@ -368,6 +380,7 @@ int main(void)
 	const char *c = getenv("ATOMKMS_SCENES");
 	u64 seed = e ? strtoull(e, NULL, 0) : 20241212;
 
+	test_guard_catch();
 	test_random(seed, c ? strtoul(c, NULL, 0) : 4000);
 	test_bench();
 	return check_done("test_compose_random");

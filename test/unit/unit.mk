@@ -10,7 +10,7 @@ COMPOSE_SRCS := $(addprefix module/atomkms_,formats.c plane_job.c \
 COMPOSE_DEPS := $(COMPOSE_SRCS) $(wildcard include/atomkms_*.h) \
 	test/unit/check.h test/unit/ref_compose.h test/unit/unit.mk
 COMPOSE_UNITS := $(addprefix $(B)/unit/,test_formats test_compose \
-	test_compose_random)
+	test_compose_random test_compose_guard)
 COMPOSE_PIXMAN_UNITS := $(B)/unit/test_compose_pixman
 PIXMAN_CFLAGS := $(shell pkg-config --cflags pixman-1 2>/dev/null)
 PIXMAN_LIBS := $(shell pkg-config --libs pixman-1 2>/dev/null)
