@@ -5,6 +5,7 @@
  * fast-path flags) into our plane state, so the frame loop recomputes
  * nothing.
  */
+#include <linux/completion.h>
 #include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
@@ -218,12 +219,22 @@ static void atomkms_plane_atomic_update(struct drm_plane *plane,
  * at once, without waiting for a vblank, as on display engines whose cursor
  * registers are double-buffered: compositors move the cursor many times a
  * frame, and igt's kms_cursor_legacy and cursor-rapid-movement expect it.
+ *
+ * An async update changes the current plane state in place and rebuilds
+ * the frame the compositor shows. That frame is built from the current
+ * CRTC state only once that state is programmed: a commit on the CRTC that
+ * has swapped its state in but not yet reached hw_done (one waiting for a
+ * fence, in its worker) leaves the compositor on the previous frame, which
+ * still reads the cursor state being changed. Such an update is refused
+ * with -EBUSY, and the core then runs it as an ordinary commit after the
+ * pending one, as i915's legacy cursor path does.
  */
 static int atomkms_plane_atomic_async_check(struct drm_plane *plane,
 					    struct drm_atomic_state *state)
 {
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_commit *commit;
 	struct drm_crtc_state *crtc_state;
 
 	if (plane->type != DRM_PLANE_TYPE_CURSOR || !new_state->crtc ||
@@ -233,6 +244,14 @@ static int atomkms_plane_atomic_async_check(struct drm_plane *plane,
 	crtc_state = drm_atomic_get_new_crtc_state(state, new_state->crtc);
 	if (!crtc_state || !crtc_state->active)
 		return -EINVAL;
+	commit = new_state->crtc->state->commit;
+	if (commit && !try_wait_for_completion(&commit->hw_done)) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] async update waits: a commit on [CRTC:%d] is not programmed yet\n",
+			       plane->base.id, plane->name,
+			       new_state->crtc->base.id);
+		return -EBUSY;
+	}
 	return atomkms_plane_atomic_check(plane, state);
 }
 
