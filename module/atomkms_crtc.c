@@ -339,6 +339,27 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 }
 
 /**
+ * atomkms_crtc_stop - stop a CRTC's timer and compositor for good
+ * @akcrtc: the CRTC, of a device being released
+ *
+ * drm_atomic_helper_shutdown() switched the CRTC off at removal, but a
+ * commit that entered its ioctl before drm_dev_unplug() can switch it on
+ * again after that. Called before the vblank core and the CRTC are
+ * freed, so that neither the timer nor a composition outlives them, and
+ * the vblank core is not left with the CRTC's vblank on.
+ */
+void atomkms_crtc_stop(struct atomkms_crtc *akcrtc)
+{
+	bool scanning = READ_ONCE(akcrtc->scanning);
+
+	hrtimer_cancel(&akcrtc->vblank_timer);
+	if (scanning)
+		drm_crtc_vblank_off(&akcrtc->base);
+	WRITE_ONCE(akcrtc->scanning, false);
+	cancel_work_sync(&akcrtc->compose_work);
+}
+
+/**
  * atomkms_crtc_build_frame - describe the frame of a CRTC state's planes
  * @crtc: the CRTC
  * @akstate: its current state

@@ -176,6 +176,22 @@ static const struct drm_driver atomkms_driver = {
 	.minor			= 1,
 };
 
+/*
+ * The device is released: no client is left, and no commit is in flight
+ * (each holds a reference on the device through its state, so none can
+ * be made now either). A commit that raced with the removal may have
+ * switched a CRTC on after atomkms_remove()'s shutdown: stop its timer
+ * and compositor before the vblank core and the CRTCs are freed.
+ */
+static void atomkms_modeset_fini(struct drm_device *drm, void *data)
+{
+	struct atomkms_device *akdev = data;
+	unsigned int i;
+
+	for (i = 0; i < akdev->config.num_crtcs; i++)
+		atomkms_crtc_stop(akdev->crtcs[i]);
+}
+
 static int atomkms_modeset_init(struct atomkms_device *akdev)
 {
 	struct drm_device *drm = &akdev->drm;
@@ -263,7 +279,8 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 		return ret;
 
 	drm_mode_config_reset(drm);
-	return 0;
+	/* Released before the vblank core and the CRTCs: see there. */
+	return drmm_add_action_or_reset(drm, atomkms_modeset_fini, akdev);
 }
 
 /*

@@ -196,6 +196,8 @@ struct atomkms_frame_snapshot {
  *               that composition lets go of it (@compose_lock)
  * @wb: its writeback connector, if @has_wb
  * @has_wb: @wb exists
+ * @wb_cleanups: writeback jobs queued and not yet cleaned up by the
+ *               core's work item, which the device's release waits for
  * @wb_jobs: writeback jobs queued but not yet signalled (@compose_lock)
  * @wb_target: where the newest of them wants the frame (@compose_lock)
  */
@@ -223,6 +225,7 @@ struct atomkms_crtc {
 
 	struct drm_writeback_connector wb;
 	bool has_wb;
+	atomic_t wb_cleanups;
 	unsigned int wb_jobs;
 	struct atomkms_writeback wb_target;
 };
@@ -305,6 +308,7 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 					 struct drm_plane *cursor,
 					 unsigned int index);
 
+void atomkms_crtc_stop(struct atomkms_crtc *akcrtc);
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			      struct atomkms_crtc_state *akstate);
 
