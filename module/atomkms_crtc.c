@@ -163,8 +163,21 @@ atomkms_crtc_mode_valid(struct drm_crtc *crtc,
 		.vsync_end = mode->vsync_end,
 		.vtotal = mode->vtotal,
 	};
-	enum atomkms_timing_status status = atomkms_timing_check(&t);
+	enum atomkms_timing_status status;
 
+	/*
+	 * The vblank core counts an interlaced mode's fields, at half its
+	 * frame period; the timer scans out frames. No connector of ours
+	 * offers such a mode, and a user mode that asks for one is refused.
+	 */
+	if (mode->flags & DRM_MODE_FLAG_INTERLACE) {
+		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] mode " DRM_MODE_FMT
+			    " rejected: interlaced\n", crtc->base.id,
+			    crtc->name, DRM_MODE_ARG(mode));
+		return MODE_NO_INTERLACE;
+	}
+
+	status = atomkms_timing_check(&t);
 	if (status != ATOMKMS_TIMING_OK)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] mode " DRM_MODE_FMT
 			    " rejected: %s\n", crtc->base.id, crtc->name,
