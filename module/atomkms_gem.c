@@ -24,6 +24,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
+#include <drm/drm_vma_manager.h>
 
 #include "atomkms_drv.h"
 
@@ -35,6 +36,12 @@ MODULE_PARM_DESC(fault_pages,
 /*
  * Map the faulting page and the pages of its aligned window that the VMA
  * covers. Inserting a page that is mapped already is a no-op.
+ *
+ * Pages are numbered in the object from vm_pgoff, which the core set to
+ * the object's fake offset at mmap time and which moves with the VMA's
+ * start when it is split (a partial munmap or mprotect): counting from
+ * vm_start instead would map the object's first pages at a split VMA's
+ * start.
  */
 static vm_fault_t atomkms_gem_fault(struct vm_fault *vmf)
 {
@@ -42,15 +49,16 @@ static vm_fault_t atomkms_gem_fault(struct vm_fault *vmf)
 	struct drm_gem_object *obj = vma->vm_private_data;
 	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
 	unsigned long num_pages = obj->size >> PAGE_SHIFT;
-	unsigned long mapped = vma_pages(vma);
 	unsigned long window = max(READ_ONCE(fault_pages), 1U);
-	unsigned long offset, first, last, i;
+	unsigned long vma_first, vma_end, offset, first, last, i;
 	vm_fault_t ret;
 
-	/* vmf->pgoff holds the fake offset: count from the VMA's start. */
-	offset = (vmf->address - vma->vm_start) >> PAGE_SHIFT;
-	first = offset - offset % window;
-	last = min3(first + window, num_pages, mapped);
+	/* The VMA's first page and the faulting page, in the object. */
+	vma_first = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
+	vma_end = vma_first + vma_pages(vma);
+	offset = vmf->pgoff - drm_vma_node_start(&obj->vma_node);
+	first = max(offset - offset % window, vma_first);
+	last = min3(offset - offset % window + window, num_pages, vma_end);
 
 	dma_resv_lock(obj->resv, NULL);
 	if (offset >= last || !shmem->pages || shmem->madv < 0) {
@@ -64,7 +72,8 @@ static vm_fault_t atomkms_gem_fault(struct vm_fault *vmf)
 	for (i = first; i < last; i++) {
 		if (i == offset)
 			continue;
-		if (vmf_insert_pfn(vma, vma->vm_start + (i << PAGE_SHIFT),
+		if (vmf_insert_pfn(vma, vma->vm_start +
+				   ((i - vma_first) << PAGE_SHIFT),
 				   page_to_pfn(shmem->pages[i])) !=
 		    VM_FAULT_NOPAGE)
 			break;
