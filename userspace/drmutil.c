@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1010,4 +1013,71 @@ const char *obj_type_name(uint32_t type)
 		return "plane";
 	}
 	return "object";
+}
+
+#define DEBUGFS "/sys/kernel/debug"
+
+int crc_reader_init(struct crc_reader *c, int fd, int crtc_idx)
+{
+	struct stat st;
+
+	c->data = -1;
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(c->dir, sizeof(c->dir), DEBUGFS "/dri/%u/crtc-%d/crc",
+		 minor(st.st_rdev), crtc_idx);
+	if (access(c->dir, F_OK))
+		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	return access(c->dir, F_OK) ? -errno : 0;
+}
+
+int crc_reader_start(struct crc_reader *c)
+{
+	char path[160];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/control", c->dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, "auto", 4);
+	close(fd);
+	if (n != 4)
+		return n < 0 ? -errno : -EIO;
+	snprintf(path, sizeof(path), "%s/data", c->dir);
+	c->data = open(path, O_RDONLY | O_NONBLOCK);
+	return c->data < 0 ? -errno : 0;
+}
+
+void crc_reader_stop(struct crc_reader *c)
+{
+	if (c->data >= 0)
+		close(c->data);
+	c->data = -1;
+}
+
+/* An entry is "0x%08x 0x%08x 0x%08x\n": frame, high and low word. */
+int crc_reader_next(struct crc_reader *c, struct crc_entry *e, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->data, .events = POLLIN };
+	uint32_t hi, lo;
+	char line[64];
+	ssize_t n;
+
+	for (;;) {
+		n = read(c->data, line, sizeof(line) - 1);
+		if (n > 0)
+			break;
+		if (n == 0 || errno != EAGAIN)
+			return n == 0 ? -ENODATA : -errno;
+		n = poll(&pfd, 1, timeout_ms);
+		if (n <= 0)
+			return n == 0 ? -ETIMEDOUT : -errno;
+	}
+	line[n] = 0;
+	if (sscanf(line, "%x %x %x", &e->frame, &hi, &lo) != 3)
+		return -EPROTO;
+	e->value = (uint64_t)hi << 32 | lo;
+	return 0;
 }

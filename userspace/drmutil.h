@@ -193,6 +193,36 @@ int fence_wait(int fence, int timeout_ms);
 /* A sync_file's status: 1 signalled, 0 pending, negative: its error. */
 int fence_status(int fence);
 
+/*
+ * The DRM debugfs CRC API of one CRTC (dri/MINOR/crtc-N/crc), source
+ * "auto", as igt reads it.
+ */
+struct crc_reader {
+	char dir[128];
+	int data;		/* the open crc/data file, or -1 */
+};
+
+/* An entry of crc/data: the frame and atomkms's two words as one value. */
+struct crc_entry {
+	uint32_t frame;
+	uint64_t value;
+};
+
+/*
+ * Find the CRC directory of CRTC index @crtc_idx of device @fd, mounting
+ * debugfs if it is not: 0 or a negative errno.
+ */
+int crc_reader_init(struct crc_reader *c, int fd, int crtc_idx);
+/* Select source "auto" and open crc/data: 0 or a negative errno. */
+int crc_reader_start(struct crc_reader *c);
+/* Close crc/data, which stops the capture. */
+void crc_reader_stop(struct crc_reader *c);
+/*
+ * The next entry, waiting up to @timeout_ms: 0 or a negative errno
+ * (-ETIMEDOUT when none came).
+ */
+int crc_reader_next(struct crc_reader *c, struct crc_entry *e, int timeout_ms);
+
 /* Value of the entry called @name of enum or bitmask property @prop. */
 int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
 	      const char *name, uint64_t *val);

@@ -26,9 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "drmutil.h"
 #include "tap.h"
@@ -36,22 +33,14 @@
 #define CRC_TIMEOUT_MS		2000
 #define EVENT_TIMEOUT_MS	1000
 #define REF_FRAMES		8
-#define DEBUGFS			"/sys/kernel/debug"
 
 static struct {
 	int fd;
 	struct kms_pipe pipe;
 	struct dumb_fb fb[2];
-	char crc_dir[128];
-	int data;		/* the open CRC data file, or -1 */
+	struct crc_reader crc;
 	unsigned int flips;	/* page-flip events received */
-} t = { .data = -1 };
-
-/* An entry of crc/data: the frame and atomkms's two words as one value. */
-struct crc_entry {
-	uint32_t frame;
-	uint64_t value;
-};
+} t;
 
 static void fill(struct dumb_fb *fb, uint32_t seed)
 {
@@ -61,67 +50,6 @@ static void fill(struct dumb_fb *fb, uint32_t seed)
 		for (x = 0; x < fb->width; x++)
 			fb->pixels[y * (fb->stride / 4) + x] =
 				(x * seed) ^ (y << 8) ^ (seed << 16);
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
-static int crc_open(void)
-{
-	char path[160];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/control", t.crc_dir);
-	ret = write_file(path, "auto");
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/data", t.crc_dir);
-	t.data = open(path, O_RDONLY | O_NONBLOCK);
-	return t.data < 0 ? -errno : 0;
-}
-
-static void crc_close(void)
-{
-	if (t.data >= 0)
-		close(t.data);
-	t.data = -1;
-}
-
-/*
- * The next entry, "0x%08x 0x%08x 0x%08x\n" (frame, high and low word of
- * the value): 0 or negative errno.
- */
-static int crc_read(struct crc_entry *e)
-{
-	struct pollfd pfd = { .fd = t.data, .events = POLLIN };
-	uint32_t hi, lo;
-	char line[64];
-	ssize_t n;
-
-	for (;;) {
-		n = read(t.data, line, sizeof(line) - 1);
-		if (n > 0)
-			break;
-		if (n == 0 || errno != EAGAIN)
-			return n == 0 ? -ENODATA : -errno;
-		n = poll(&pfd, 1, CRC_TIMEOUT_MS);
-		if (n <= 0)
-			return n == 0 ? -ETIMEDOUT : -errno;
-	}
-	line[n] = 0;
-	if (sscanf(line, "%x %x %x", &e->frame, &hi, &lo) != 3)
-		return -EPROTO;
-	e->value = (uint64_t)hi << 32 | lo;
-	return 0;
 }
 
 /* The vblank counter, after waiting for @wait vblanks. */
@@ -188,11 +116,11 @@ static uint64_t reference(unsigned int i)
 	ret = commit_fb(i);
 	if (!check(!ret, sf("commit framebuffer %c", 'A' + i), strerror(-ret)))
 		return 0;
-	ret = crc_open();
+	ret = crc_reader_start(&t.crc);
 	if (!check(!ret, "open the CRC file", strerror(-ret)))
 		return 0;
 	for (n = 0; n < REF_FRAMES; n++) {
-		ret = crc_read(&e);
+		ret = crc_reader_next(&t.crc, &e, CRC_TIMEOUT_MS);
 		if (ret)
 			break;
 		if (n == 0)
@@ -201,7 +129,7 @@ static uint64_t reference(unsigned int i)
 			gaps += e.frame != first.frame + n;
 		changes += e.value != first.value;
 	}
-	crc_close();
+	crc_reader_stop(&t.crc);
 	check(!ret, sf("read %u CRCs of %c", REF_FRAMES, 'A' + i),
 	      strerror(-ret));
 	check(!gaps, sf("%c: frame numbers go up by 1", 'A' + i),
@@ -221,24 +149,24 @@ static void test_reopen(const uint64_t ref[2], unsigned int rounds)
 	int ret;
 
 	for (i = 0; i < rounds; i++) {
-		if (crc_open() || crc_read(&e)) {
+		if (crc_reader_start(&t.crc) || crc_reader_next(&t.crc, &e, CRC_TIMEOUT_MS)) {
 			errors++;
-			crc_close();
+			crc_reader_stop(&t.crc);
 			continue;
 		}
 		/* Just after a vblank, a composition for this reader runs. */
 		vblank_wait(1);
-		crc_close();
+		crc_reader_stop(&t.crc);
 		cur ^= 1;
 		ret = async_flip(cur);
 		if (ret) {
 			errors++;
 			break;
 		}
-		ret = crc_open();
+		ret = crc_reader_start(&t.crc);
 		if (!ret)
-			ret = crc_read(&e);
-		crc_close();
+			ret = crc_reader_next(&t.crc, &e, CRC_TIMEOUT_MS);
+		crc_reader_stop(&t.crc);
 		if (ret) {
 			errors++;
 			continue;
@@ -263,7 +191,7 @@ static void test_current(const uint64_t ref[2], unsigned int rounds)
 	uint32_t target;
 	int ret;
 
-	ret = crc_open();
+	ret = crc_reader_start(&t.crc);
 	if (!check(!ret, "current: open the CRC file", strerror(-ret)))
 		return;
 	for (i = 0; i < rounds && !errors; i++) {
@@ -274,7 +202,7 @@ static void test_current(const uint64_t ref[2], unsigned int rounds)
 		}
 		target = vblank_wait(0) + 1;
 		do {
-			ret = crc_read(&e);
+			ret = crc_reader_next(&t.crc, &e, CRC_TIMEOUT_MS);
 		} while (!ret && (int32_t)(e.frame - target) < 0);
 		if (ret) {
 			errors++;
@@ -287,24 +215,11 @@ static void test_current(const uint64_t ref[2], unsigned int rounds)
 			       'A' + (i & 1), (unsigned long long)ref[i & 1]);
 		}
 	}
-	crc_close();
+	crc_reader_stop(&t.crc);
 	check(!errors, sf("current: %u commits and CRC reads", rounds),
 	      sf("failed in round %u: %s", i, strerror(-ret)));
 	check(!wrong, "current: the frame after a blocking commit has its CRC",
 	      sf("%u of %u wrong", wrong, rounds));
-}
-
-static int find_crc_dir(void)
-{
-	struct stat st;
-
-	if (fstat(t.fd, &st))
-		return -errno;
-	snprintf(t.crc_dir, sizeof(t.crc_dir), DEBUGFS "/dri/%u/crtc-%d/crc",
-		 minor(st.st_rdev), t.pipe.crtc_idx);
-	if (access(t.crc_dir, F_OK))
-		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
-	return access(t.crc_dir, F_OK) ? -errno : 0;
 }
 
 int main(int argc, char **argv)
@@ -326,8 +241,8 @@ int main(int argc, char **argv)
 	if (!check(!kms_reset_all(t.fd), "reset the device", "failed") ||
 	    !check(!kms_pipe_find(t.fd, &t.pipe), "find a pipe", "see stderr"))
 		goto out_close;
-	ret = find_crc_dir();
-	if (!check(!ret, sf("CRC directory %s", t.crc_dir), strerror(-ret)))
+	ret = crc_reader_init(&t.crc, t.fd, t.pipe.crtc_idx);
+	if (!check(!ret, sf("CRC directory %s", t.crc.dir), strerror(-ret)))
 		goto out_close;
 	drmGetCap(t.fd, DRM_CAP_ASYNC_PAGE_FLIP, &async);
 	check(async == 1, "DRM_CAP_ASYNC_PAGE_FLIP", "0");
