@@ -3,6 +3,7 @@
 # each in turn, recording "NAME RC" lines in OUTDIR/guest-tests.txt.
 # Usage (in the guest): qemu/jobs/guest-tests.sh OUTDIR TEST...
 set -u
+. /host/qemu/jobs/sw-sync.sh
 out=$1
 shift
 : > "$out/guest-tests.txt"

@@ -12,13 +12,7 @@ res=/tmp/igt-results
 # the kernel's one-off "hrtimer: interrupt took N ns" warning is emulation
 # stall, not a driver fault. run-guest.sh still fails the whole run on any
 # WARNING, BUG, oops, lockdep report or new taint.
-#
-# Fence tests need sw_sync's debugfs timeline (qemu/build-sw-sync.sh
-# builds it: the Debian kernel has no CONFIG_SW_SYNC).
-sws=/host/build/sw_sync/atomkms_sw_sync.ko
-if [ -f "$sws" ] && ! grep -q '^atomkms_sw_sync ' /proc/modules; then
-	insmod "$sws" || echo "igt.sh: insmod $sws failed"
-fi
+. /host/qemu/jobs/sw-sync.sh
 # igt watches uevents (kms_lease's lease-uevent, hotplug) through udev's
 # netlink group, which only udevd feeds. No coldplug: only new events.
 udevd=/usr/lib/systemd/systemd-udevd
