@@ -1028,3 +1028,25 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 	test_guarded_free(base, len);
 	return ret;
 }
+
+u32 test_px_max_diff(const struct atomkms_px *a, const struct atomkms_px *b,
+		     size_t n, size_t *at)
+{
+	u32 m = 0;
+	size_t i, where = 0;
+
+	for (i = 0; i < n; i++) {
+		u32 d[3] = { abs(a[i].r - b[i].r), abs(a[i].g - b[i].g),
+			     abs(a[i].b - b[i].b) };
+		u32 k;
+
+		for (k = 0; k < 3; k++)
+			if (d[k] > m) {
+				m = d[k];
+				where = i;
+			}
+	}
+	if (at)
+		*at = where;
+	return m;
+}

@@ -111,4 +111,11 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 
+/*
+ * Largest difference of R, G or B between @a and @b over @n pixels, and
+ * where (the first pixel with it) if @at.
+ */
+u32 test_px_max_diff(const struct atomkms_px *a, const struct atomkms_px *b,
+		     size_t n, size_t *at);
+
 #endif /* ATOMKMS_TEST_REF_COMPOSE_H */

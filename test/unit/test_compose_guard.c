@@ -106,27 +106,6 @@ struct stats {
 	u64 bad;
 };
 
-static u32 max_diff(const struct atomkms_px *a, const struct atomkms_px *b,
-		    size_t n, size_t *at)
-{
-	u32 m = 0;
-	size_t i;
-
-	*at = 0;
-	for (i = 0; i < n; i++) {
-		u32 d[3] = { abs(a[i].r - b[i].r), abs(a[i].g - b[i].g),
-			     abs(a[i].b - b[i].b) };
-		u32 k;
-
-		for (k = 0; k < 3; k++)
-			if (d[k] > m) {
-				m = d[k];
-				*at = i;
-			}
-	}
-	return m;
-}
-
 static void wb_map(const struct test_fb *fb, struct atomkms_writeback *wb)
 {
 	u32 p;
@@ -191,9 +170,9 @@ static void run_scene(const struct ref_scene *sc, u32 wb_fourcc, u32 tol,
 	ref = calloc(n, sizeof(*ref));
 	ref_compose(sc, ref);
 	st->against_ref++;
-	d = max_diff(img[1], ref, n, &at);
+	d = test_px_max_diff(img[1], ref, n, &at);
 	ok = !err[0] && !err[1] && !err[2] &&
-	     !max_diff(img[0], img[1], n, &at) && crc[0] == crc[1] &&
+	     !test_px_max_diff(img[0], img[1], n, &at) && crc[0] == crc[1] &&
 	     crc[2] == crc[1] && d <= tol &&
 	     (d || crc[1] == ref_crc(ref, sc->width, sc->height)) &&
 	     same_fb(&wbfb[0], &wbfb[1]) && same_fb(&wbfb[2], &wbfb[1]) &&

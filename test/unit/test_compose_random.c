@@ -215,24 +215,6 @@ static bool same_run(const struct scene *s, const struct run *a,
 	return true;
 }
 
-static u32 max_diff(const struct atomkms_px *a, const struct atomkms_px *b,
-		    size_t n)
-{
-	u32 m = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		u32 d[3] = { abs(a[i].r - b[i].r), abs(a[i].g - b[i].g),
-			     abs(a[i].b - b[i].b) };
-		u32 k;
-
-		for (k = 0; k < 3; k++)
-			if (d[k] > m)
-				m = d[k];
-	}
-	return m;
-}
-
 static void test_random(u64 seed, u32 count)
 {
 	u32 i, bad_fast = 0, bad_ref = 0, compared = 0;
@@ -264,7 +246,7 @@ static void test_random(u64 seed, u32 count)
 
 			ref = calloc(n, sizeof(*ref));
 			ref_compose(&s->sc, ref);
-			d = max_diff(gen.img, ref, n);
+			d = test_px_max_diff(gen.img, ref, n, NULL);
 			compared++;
 			if (d > tol || (!tol && gen.crc != ref_crc(ref,
 					s->sc.width, s->sc.height))) {
