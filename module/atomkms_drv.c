@@ -271,8 +271,7 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 		}
 	}
 
-	if (cfg->crossbar)
-		atomkms_output_crossbar(akdev);
+	atomkms_output_routing(akdev);
 
 	ret = drm_vblank_init(drm, cfg->num_crtcs);
 	if (ret)

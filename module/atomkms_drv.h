@@ -335,6 +335,6 @@ int atomkms_wb_connector_create(struct atomkms_device *akdev,
 /* atomkms_output.c */
 int atomkms_output_create(struct atomkms_device *akdev,
 			  struct atomkms_crtc *crtc, unsigned int index);
-void atomkms_output_crossbar(struct atomkms_device *akdev);
+void atomkms_output_routing(struct atomkms_device *akdev);
 
 #endif /* ATOMKMS_DRV_H */

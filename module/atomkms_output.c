@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Encoders and connectors: one virtual encoder and one always-connected
- * virtual connector per CRTC.
+ * virtual connector per CRTC (with crossbar, any CRTC drives any of
+ * them), and the routing of every encoder, writeback ones included.
  */
 #include <drm/drm_atomic_state_helper.h>
 #include <drm/drm_connector.h>
@@ -172,17 +173,14 @@ int atomkms_output_create(struct atomkms_device *akdev,
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }
 
-/**
- * atomkms_output_crossbar - let every CRTC drive every virtual encoder
- * @akdev: the device, with all its CRTCs and outputs created
- *
- * Any CRTC may drive any virtual encoder, and one CRTC several of them
- * (clone mode), except the last pipe's encoder, which cannot be cloned:
- * like an internal panel, it takes a CRTC of its own. So both valid and
- * invalid clone configurations exist for atomic_check to tell apart.
- * Writeback encoders stay bound to their own CRTC.
+/*
+ * Crossbar: any CRTC may drive any virtual encoder, and one CRTC several
+ * of them (clone mode), except the last pipe's encoder, which cannot be
+ * cloned with another display: like an internal panel, it takes a CRTC of
+ * its own. So both valid and invalid clone configurations exist for
+ * atomic_check to tell apart.
  */
-void atomkms_output_crossbar(struct atomkms_device *akdev)
+static void atomkms_output_crossbar(struct atomkms_device *akdev)
 {
 	unsigned int n = akdev->config.num_connectors, i;
 	u32 clones = 0;
@@ -195,5 +193,42 @@ void atomkms_output_crossbar(struct atomkms_device *akdev)
 		encoder->possible_crtcs = GENMASK(akdev->config.num_crtcs - 1, 0);
 		encoder->possible_clones = i + 1 < n ? clones :
 					   drm_encoder_mask(encoder);
+	}
+}
+
+/**
+ * atomkms_output_routing - which CRTCs drive which encoders, and clones
+ * @akdev: the device, with all its CRTCs, outputs and writeback
+ *         connectors created
+ *
+ * A writeback encoder stays bound to its own CRTC and may be cloned with
+ * every display encoder that CRTC may drive: it taps the frame the CRTC
+ * scans out, as a display engine's writeback does, so a compositor can
+ * capture what it shows (weston's writeback screenshots). The core
+ * wants possible_clones symmetric and each encoder in its own.
+ */
+void atomkms_output_routing(struct atomkms_device *akdev)
+{
+	const struct atomkms_config *cfg = &akdev->config;
+	unsigned int i, j;
+
+	if (cfg->crossbar)
+		atomkms_output_crossbar(akdev);
+	for (i = 0; i < cfg->num_crtcs; i++) {
+		struct drm_encoder *wb;
+
+		if (!akdev->crtcs[i]->has_wb)
+			continue;
+		wb = &akdev->crtcs[i]->wb.encoder;
+		wb->possible_clones |= drm_encoder_mask(wb);
+		for (j = 0; j < cfg->num_connectors; j++) {
+			struct drm_encoder *enc = &akdev->outputs[j]->encoder;
+
+			if (!(enc->possible_crtcs & BIT(i)))
+				continue;
+			enc->possible_clones |= drm_encoder_mask(enc) |
+						drm_encoder_mask(wb);
+			wb->possible_clones |= drm_encoder_mask(enc);
+		}
 	}
 }

@@ -1081,3 +1081,27 @@ int crc_reader_next(struct crc_reader *c, struct crc_entry *e, int timeout_ms)
 	e->value = (uint64_t)hi << 32 | lo;
 	return 0;
 }
+
+int vblank_count(int fd, int crtc_idx, uint32_t *seq)
+{
+	drmVBlank vbl = { 0 };
+
+	vbl.request.type = DRM_VBLANK_RELATIVE |
+		((crtc_idx << DRM_VBLANK_HIGH_CRTC_SHIFT) &
+		 DRM_VBLANK_HIGH_CRTC_MASK);
+	if (drmWaitVBlank(fd, &vbl))
+		return -errno;
+	*seq = vbl.reply.sequence;
+	return 0;
+}
+
+int crc_reader_next_after(struct crc_reader *c, uint32_t frame,
+			  struct crc_entry *e, int timeout_ms)
+{
+	int ret;
+
+	do
+		ret = crc_reader_next(c, e, timeout_ms);
+	while (!ret && (int32_t)(e->frame - frame) <= 0);
+	return ret;
+}

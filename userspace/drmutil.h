@@ -223,6 +223,15 @@ void crc_reader_stop(struct crc_reader *c);
  */
 int crc_reader_next(struct crc_reader *c, struct crc_entry *e, int timeout_ms);
 
+/* The vblank counter of CRTC index @crtc_idx now: 0, or a negative errno. */
+int vblank_count(int fd, int crtc_idx, uint32_t *seq);
+/*
+ * The first entry of a frame after @frame, skipping older ones (the queue
+ * holds every frame since the capture started): 0 or a negative errno.
+ */
+int crc_reader_next_after(struct crc_reader *c, uint32_t frame,
+			  struct crc_entry *e, int timeout_ms);
+
 /* Value of the entry called @name of enum or bitmask property @prop. */
 int prop_enum(int fd, uint32_t obj, uint32_t type, const char *prop,
 	      const char *name, uint64_t *val);

@@ -21,9 +21,10 @@
  * format not in the list, writeback on an inactive CRTC or without a
  * CRTC, an out-fence without a framebuffer.
  *
- * The writeback connector may not clone the CRTC's Virtual connector
- * (encoders' possible_clones); the test then drives the CRTC with the
- * writeback connector alone.
+ * Where the CRTC has a Virtual connector, the writeback connector clones
+ * it (the frame shown is the frame written back), and each scene's live
+ * CRC, read through debugfs, must be the core's CRC of the frame written
+ * back. A writeback-only CRTC is driven by the writeback connector alone.
  *
  * Usage: test-writeback
  */
@@ -93,7 +94,8 @@ static struct {
 	uint32_t mode_blob;
 	uint32_t min_scale, max_scale;
 	void *scratch;
-} k = { .fd = -1 };
+	struct crc_reader crc;	/* live CRCs, while cloning */
+} k = { .fd = -1, .crc = { .data = -1 } };
 
 static uint64_t rng_state;
 
@@ -343,7 +345,8 @@ static int zrank(const struct splane *sp)
  * range, filter, and its scaling limits.
  */
 static int core_compose(const struct scene *s, const struct fmt_fb *fbs,
-			const struct atomkms_writeback *wb, const char **why)
+			const struct atomkms_writeback *wb, uint64_t *crc,
+			const char **why)
 {
 	struct atomkms_plane_job jobs[MAX_SPLANES];
 	struct atomkms_frame_plane fp[MAX_SPLANES];
@@ -412,6 +415,7 @@ static int core_compose(const struct scene *s, const struct fmt_fb *fbs,
 		.planes = fp,
 		.color = &no_color,
 		.wb = wb,
+		.crc = crc,
 	};
 	ret = atomkms_compose_frame(&frame, k.scratch);
 	if (ret)
@@ -500,6 +504,9 @@ static void run_scene(const char *scene_name, const struct scene *s,
 	double t0, t1;
 	bool same;
 	struct wb_req wr = { .crtc = k.crtc, .active = true, .fence = &fence };
+	struct crc_entry live;
+	uint64_t crc = 0;
+	uint32_t now;
 
 	/* @scene_name may be an sf() buffer, which later sf() calls reuse. */
 	snprintf(name, sizeof(name), "%s", scene_name);
@@ -549,13 +556,33 @@ static void run_scene(const char *scene_name, const struct scene *s,
 		wb.map[m] = ref + wbfb.offset[m];
 		wb.pitch[m] = wbfb.pitch[m];
 	}
-	ret = core_compose(s, fbs, &wb, &why);
+	ret = core_compose(s, fbs, &wb, &crc, &why);
 	if (!check(!ret, sf("%s: the core composes the scene", name),
 		   sf("%s (%d)", why, ret)))
 		goto out;
 	/* Not inline: check()'s arguments are evaluated in any order. */
 	same = compare_wb(&wbfb, ref, &why);
 	check(same, sf("%s: writeback identical to the core", name), why);
+	/*
+	 * Shown and written back: the live CRC is the written frame's. The
+	 * capture starts with the first scene (it needs an active CRTC).
+	 */
+	if (k.crc.data < 0 && k.crc.dir[0]) {
+		ret = crc_reader_start(&k.crc);
+		check(!ret, "live CRC capture", strerror(-ret));
+	}
+	if (k.crc.data >= 0) {
+		ret = vblank_count(k.fd, k.crtc_idx, &now);
+		if (!ret)
+			ret = crc_reader_next_after(&k.crc, now, &live,
+						    FENCE_TIMEOUT_MS);
+		check(!ret && live.value == crc,
+		      sf("%s: the live CRC is the written-back frame's", name),
+		      ret ? strerror(-ret) :
+		      sf("live %016llx, core %016llx",
+			 (unsigned long long)live.value,
+			 (unsigned long long)crc));
+	}
 out:
 	if (fence >= 0)
 		close(fence);
@@ -988,9 +1015,9 @@ int main(void)
 			ret = commit(&scenes[0], &fb0, &wr,
 				     DRM_MODE_ATOMIC_TEST_ONLY);
 			k.clone = !ret;
-			printf("# writeback alongside the Virtual connector (clone): %s\n",
-			       ret ? sf("rejected (%s): writeback connector alone",
-					strerror(-ret)) : "accepted");
+			check(!ret || !k.vconn,
+			      "writeback alongside the CRTC's Virtual connector (clone, TEST_ONLY)",
+			      strerror(-ret));
 			if (ret) {
 				ret = commit(&scenes[0], &fb0, &wr,
 					     DRM_MODE_ATOMIC_TEST_ONLY);
@@ -1001,6 +1028,9 @@ int main(void)
 		}
 	}
 	fmt_fb_destroy(k.fd, &fb0);
+
+	ret = crc_reader_init(&k.crc, k.fd, k.crtc_idx);
+	check(!ret, "live CRC directory", strerror(-ret));
 
 	for (i = 0; i < n; i++) {
 		if (!scene_available(&scenes[i], &why)) {
@@ -1015,6 +1045,7 @@ int main(void)
 			     scenes[0].name),
 			  &scenes[0], k.wb.formats[i], 100 + i);
 
+	crc_reader_stop(&k.crc);
 	test_rejects(&scenes[0]);
 
 	ret = kms_reset_all(k.fd);
