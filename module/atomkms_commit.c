@@ -25,8 +25,17 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_device.h>
+#include <drm/drm_vblank.h>
 
 #include "atomkms_drv.h"
+
+/*
+ * The nonblocking commits' workers. A worker may drop the last reference
+ * on a device whose removal raced with its commit, and so run the
+ * device's release, which is module code: the module drains its own
+ * queue at exit (system_unbound_wq would not be waited for).
+ */
+static struct workqueue_struct *atomkms_commit_wq;
 
 /* Latch the new state: publish it, arm or send its events. */
 static void atomkms_commit_program(struct drm_atomic_state *state)
@@ -153,6 +162,15 @@ int atomkms_atomic_commit(struct drm_device *dev,
 	bool ready;
 	int i, ret;
 
+	/* OUT_FENCE_PTR fences live on the CRTC: keep them with the device. */
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
+		if (!crtc_state->event || !crtc_state->event->base.fence)
+			continue;
+		ret = atomkms_out_fence_keep(dev, crtc_state->event->base.fence);
+		if (ret)
+			return ret;
+	}
+
 	if (state->async_update)
 		return drm_atomic_helper_commit(dev, state, nonblock);
 
@@ -172,6 +190,16 @@ int atomkms_atomic_commit(struct drm_device *dev,
 			goto err;
 	}
 	ready = nonblock && atomkms_commit_ready(state);
+	/*
+	 * Its fences have all signalled: drop them now, as the other paths
+	 * do when they wait, rather than keep them in the plane states until
+	 * the planes' next commit.
+	 */
+	if (ready) {
+		ret = drm_atomic_helper_wait_for_fences(dev, state, true);
+		if (ret)
+			goto err;
+	}
 
 	/* The point of no return. */
 	ret = drm_atomic_helper_swap_state(state, true);
@@ -184,14 +212,34 @@ int atomkms_atomic_commit(struct drm_device *dev,
 	} else if (ready) {
 		atomkms_commit_program(state);
 		INIT_WORK(&state->commit_work, atomkms_commit_finish_work);
-		queue_work(system_unbound_wq, &state->commit_work);
+		queue_work(atomkms_commit_wq, &state->commit_work);
 	} else {
 		INIT_WORK(&state->commit_work, atomkms_commit_work);
-		queue_work(system_unbound_wq, &state->commit_work);
+		queue_work(atomkms_commit_wq, &state->commit_work);
 	}
 	return 0;
 
 err:
 	drm_atomic_helper_unprepare_planes(dev, state);
 	return ret;
+}
+
+/**
+ * atomkms_commit_init - at module load, the commit workers' queue
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int atomkms_commit_init(void)
+{
+	atomkms_commit_wq = alloc_workqueue("atomkms-commit", WQ_UNBOUND, 0);
+	return atomkms_commit_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * atomkms_commit_exit - at module exit, after the devices are removed:
+ * let the last workers finish, releasing what they hold
+ */
+void atomkms_commit_exit(void)
+{
+	destroy_workqueue(atomkms_commit_wq);
 }

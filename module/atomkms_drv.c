@@ -391,31 +391,43 @@ static int __init atomkms_init(void)
 	if (ret)
 		return ret;
 
-	ret = platform_driver_register(&atomkms_platform_driver);
+	ret = atomkms_commit_init();
 	if (ret)
 		return ret;
+	ret = platform_driver_register(&atomkms_platform_driver);
+	if (ret)
+		goto err_commit;
 
 	/* The platform data is copied: cfg may live on the stack. */
 	atomkms_pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME,
 						     PLATFORM_DEVID_NONE,
 						     &cfg, sizeof(cfg));
 	if (IS_ERR(atomkms_pdev)) {
-		platform_driver_unregister(&atomkms_platform_driver);
-		return PTR_ERR(atomkms_pdev);
+		ret = PTR_ERR(atomkms_pdev);
+		goto err_driver;
 	}
 	if (!platform_get_drvdata(atomkms_pdev)) {
 		/* Probe failed: say so at load time rather than sit idle. */
 		platform_device_unregister(atomkms_pdev);
-		platform_driver_unregister(&atomkms_platform_driver);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_driver;
 	}
 	return 0;
+
+err_driver:
+	platform_driver_unregister(&atomkms_platform_driver);
+err_commit:
+	atomkms_commit_exit();
+	return ret;
 }
 
 static void __exit atomkms_exit(void)
 {
 	platform_device_unregister(atomkms_pdev);
 	platform_driver_unregister(&atomkms_platform_driver);
+	/* What commit workers still hold may release a device: module code. */
+	atomkms_commit_exit();
+	atomkms_out_fence_exit();
 }
 
 module_init(atomkms_init);

@@ -10,6 +10,7 @@
 #ifndef ATOMKMS_DRV_H
 #define ATOMKMS_DRV_H
 
+#include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 #include <linux/iosys-map.h>
 #include <linux/ktime.h>
@@ -287,9 +288,13 @@ atomkms_job_plane_state(const struct atomkms_plane_job *job)
 	return container_of(job, struct atomkms_plane_state, job);
 }
 
-/* atomkms_fb.c */
+/* atomkms_commit.c */
 int atomkms_atomic_commit(struct drm_device *dev,
 			  struct drm_atomic_state *state, bool nonblock);
+int atomkms_commit_init(void);
+void atomkms_commit_exit(void);
+
+/* atomkms_fb.c, atomkms_gem.c */
 struct drm_gem_object *atomkms_gem_create_object(struct drm_device *dev,
 						 size_t size);
 struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
@@ -331,6 +336,10 @@ void atomkms_composer_cancel_wb(struct atomkms_crtc *akcrtc);
 /* atomkms_wb_connector.c */
 int atomkms_wb_connector_create(struct atomkms_device *akdev,
 				struct atomkms_crtc *akcrtc);
+
+/* atomkms_out_fence.c */
+int atomkms_out_fence_keep(struct drm_device *drm, struct dma_fence *fence);
+void atomkms_out_fence_exit(void);
 
 /* atomkms_output.c */
 int atomkms_output_create(struct atomkms_device *akdev,

@@ -115,6 +115,15 @@ static void atomkms_wb_atomic_commit(struct drm_connector *connector,
 	drm_writeback_queue_job(wb, conn_state);
 }
 
+/* Keep the job's out-fence with its device (atomkms_out_fence.c). */
+static int atomkms_wb_prepare_job(struct drm_writeback_connector *wb,
+				  struct drm_writeback_job *job)
+{
+	if (!job->out_fence)
+		return 0;
+	return atomkms_out_fence_keep(wb->base.dev, job->out_fence);
+}
+
 /*
  * drm_writeback_cleanup_job() calls this first, then drops the job's
  * framebuffer and frees it: from its work item for a job that was queued
@@ -141,6 +150,7 @@ static const struct drm_connector_helper_funcs atomkms_wb_helper_funcs = {
 	.get_modes		= atomkms_wb_get_modes,
 	.atomic_check		= atomkms_wb_atomic_check,
 	.atomic_commit		= atomkms_wb_atomic_commit,
+	.prepare_writeback_job	= atomkms_wb_prepare_job,
 	.cleanup_writeback_job	= atomkms_wb_cleanup_job,
 };
 
