@@ -40,9 +40,14 @@ if [ -n "$out" ] && [ -f "$out/job.sh" ]; then
 	echo $? > "$out/rc.tmp"
 	echo "atomkms-guest: job end $(cut -d' ' -f1 /proc/uptime)"
 	# Let the module go: its removal path is tested by every run.
+	# The job's last out-fences are let go within a tenth of a second
+	# of its exit (module/atomkms_out_fence.c): try for two seconds.
 	if grep -q '^atomkms ' /proc/modules; then
-		rmmod atomkms > "$out/rmmod.log" 2>&1 ||
-			echo "rmmod failed" >> "$out/rmmod.log"
+		for try in 1 2 3 4 5 6 7 8 9 10 last; do
+			rmmod atomkms > "$out/rmmod.log" 2>&1 && break
+			[ $try = last ] && echo "rmmod failed" >> "$out/rmmod.log"
+			sleep 0.2
+		done
 	fi
 	dmesg > "$out/dmesg.txt"
 	cat /proc/sys/kernel/tainted > "$out/tainted"
@@ -51,5 +56,9 @@ else
 	echo "atomkms-guest: no job (atomkms.out=$out)"
 fi
 sync
+# PID 1 must outlive the power-off, and must not load a program from the
+# disk it shuts down (an exec after the trigger once failed with an I/O
+# error, and init's exit panicked the kernel): start the wait first.
+sleep 30 &
 echo o > /proc/sysrq-trigger
-sleep 30
+wait
