@@ -25,7 +25,10 @@
  *  - interlaced: a user mode with DRM_MODE_FLAG_INTERLACE is refused.
  *  - unbind: the device unbound and bound again, three times, with a CRC
  *    reader, a writeback job's out-fence, a pending flip event and a
- *    mapping held across it; the rebound device then flips.
+ *    mapping held across it, and modesets racing it; the writeback and
+ *    CRTC out-fences still answer after the device's last close, and
+ *    closing them lets the device and the module go; the rebound device
+ *    then flips.
  *
  * Usage: test-memory-safety [PART...]   (default: all; unbind needs root)
  */
@@ -137,18 +140,13 @@ static int dumb_fill_random(uint32_t handle, size_t size)
  */
 static int crc_settled(uint64_t *value)
 {
-	drmVBlank vbl = { 0 };
 	struct crc_entry e[2];
+	uint32_t now;
 	int ret;
 
-	vbl.request.type = DRM_VBLANK_RELATIVE |
-		((t.pipe.crtc_idx << DRM_VBLANK_HIGH_CRTC_SHIFT) &
-		 DRM_VBLANK_HIGH_CRTC_MASK);
-	if (drmWaitVBlank(t.fd, &vbl))
-		return -errno;
-	do
-		ret = crc_reader_next(&t.crc, &e[0], CRC_TIMEOUT_MS);
-	while (!ret && (int32_t)(e[0].frame - vbl.reply.sequence) <= 0);
+	ret = vblank_count(t.fd, t.pipe.crtc_idx, &now);
+	if (!ret)
+		ret = crc_reader_next_after(&t.crc, now, &e[0], CRC_TIMEOUT_MS);
 	if (!ret)
 		ret = crc_reader_next(&t.crc, &e[1], CRC_TIMEOUT_MS);
 	if (ret)
@@ -774,16 +772,95 @@ static int writeback_job(struct dumb_fb *wbfb)
 	return ret ? ret : fence;
 }
 
+struct toggler {
+	atomic_bool stop;
+	unsigned int commits;
+	int last_err;
+};
+
+/* Switch the CRTC off and on until told to stop or the device is gone. */
+static void *toggle_crtc(void *arg)
+{
+	struct toggler *tg = arg;
+	/* Looked up once: the unplugged device answers no lookup either. */
+	uint32_t prop = prop_id(t.fd, t.pipe.crtc, DRM_MODE_OBJECT_CRTC,
+				"ACTIVE");
+	uint64_t active = 0;
+
+	while (prop && !atomic_load(&tg->stop)) {
+		struct areq r;
+		int ret;
+
+		areq_init(&r, t.fd);
+		areq_add_id(&r, t.pipe.crtc, prop, active);
+		ret = areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+		areq_fini(&r);
+		if (ret) {
+			tg->last_err = ret;
+			break;
+		}
+		tg->commits++;
+		active = !active;
+	}
+	return NULL;
+}
+
+/*
+ * A signalled out-fence answers SYNC_IOC_FILE_INFO after the device's last
+ * close: its lock and its driver name live in the device.
+ */
+static void check_fence_info(const char *what, int fence)
+{
+	struct sync_fence_info finfo = { 0 };
+	struct sync_file_info info = { 0 };
+	int ret;
+
+	info.num_fences = 1;
+	info.sync_fence_info = (uintptr_t)&finfo;
+	ret = ioctl(fence, SYNC_IOC_FILE_INFO, &info) ? -errno : 0;
+	check(!ret && !strcmp(finfo.driver_name, "atomkms") && finfo.status != 0,
+	      sf("%s answers after the device's last close", what),
+	      ret ? strerror(-ret) : sf("driver \"%.32s\", status %d",
+					finfo.driver_name, finfo.status));
+}
+
+static int module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/atomkms/refcnt", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/* The module's refcount falls below @held within a second. */
+static bool module_refcnt_drops(int held)
+{
+	double end = mono_now() + 1.0;
+
+	while (mono_now() < end) {
+		if (module_refcnt() < held)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
 /* unbind: the device goes away under a busy client, and comes back. */
 static void test_unbind(unsigned int cycles)
 {
 	drmEventContext ev = { .version = 3,
 			       .page_flip_handler2 = flip_handler };
-	unsigned int i, events = 0;
-	struct sync_file_info info;
+	unsigned int i, k, events = 0;
 	struct dumb_fb wbfb, other;
+	struct toggler tg;
+	pthread_t thread;
 	drmModeRes *res;
-	int fence, ret;
+	int fence, crtc_fence, ret;
 
 	for (i = 0; i < cycles; i++) {
 		const char *c = sf("unbind %u", i + 1);
@@ -799,20 +876,40 @@ static void test_unbind(unsigned int cycles)
 		      strerror(-fence));
 		ret = dumb_fb_create(t.fd, t.pipe.mode.hdisplay,
 				     t.pipe.mode.vdisplay, &other);
+		crtc_fence = -1;
 		if (!ret) {
 			areq_init(&r, t.fd);
 			areq_add(&r, t.pipe.plane, DRM_MODE_OBJECT_PLANE,
 				 "FB_ID", other.fb_id);
+			areq_add(&r, t.pipe.crtc, DRM_MODE_OBJECT_CRTC,
+				 "OUT_FENCE_PTR", (uintptr_t)&crtc_fence);
 			ret = areq_commit(&r, DRM_MODE_ATOMIC_NONBLOCK |
 					  DRM_MODE_PAGE_FLIP_EVENT, &events);
 			areq_fini(&r);
 		}
-		check(!ret, sf("%s: a flip pending", c), strerror(-ret));
+		/* Polled while pending: its close then takes the fence's lock. */
+		if (!ret && crtc_fence >= 0)
+			fence_wait(crtc_fence, 0);
+		check(!ret && crtc_fence >= 0,
+		      sf("%s: a flip pending, with an out-fence", c),
+		      strerror(-ret));
 
+		/* Modesets race with the removal: one may come after it. */
+		tg = (struct toggler){ 0 };
+		pthread_create(&thread, NULL, toggle_crtc, &tg);
+		usleep(100000);
 		ret = write_sysfs(PLATFORM_DRIVER "/unbind", "atomkms");
+		for (k = 0; k < 100 && !tg.last_err; k++)
+			usleep(10000);
+		atomic_store(&tg.stop, true);
+		pthread_join(thread, NULL);
 		if (!check(!ret, sf("%s: unbind with all that held", c),
 			   strerror(-ret)))
 			return;
+		check(tg.commits > 0 && tg.last_err == -ENODEV,
+		      sf("%s: modesets raced the unbind until ENODEV", c),
+		      sf("%u modesets, then %s", tg.commits,
+			 tg.last_err ? strerror(-tg.last_err) : "no error"));
 		res = drmModeGetResources(t.fd);
 		check(!res && errno == ENODEV,
 		      sf("%s: the unplugged device answers ENODEV", c),
@@ -820,21 +917,30 @@ static void test_unbind(unsigned int cycles)
 		drmModeFreeResources(res);
 		/* The mapping still reads the buffer's pages. */
 		sum += t.bg.pixels[0] + other.pixels[other.size / 4 - 1];
-		if (fence >= 0) {
-			memset(&info, 0, sizeof(info));
-			ret = ioctl(fence, SYNC_IOC_FILE_INFO, &info) ? -errno : 0;
-			check(!ret && info.status != 0,
-			      sf("%s: the writeback out-fence has signalled", c),
-			      ret ? strerror(-ret) : "pending");
-		}
-		/* The last close releases the device. */
+		/* The last close releases the device, but for the fence. */
 		crc_reader_stop(&t.crc);
 		munmap(t.bg.pixels, t.bg.size);
 		munmap(other.pixels, other.size);
 		munmap(wbfb.pixels, wbfb.size);
 		close(t.fd);
-		if (fence >= 0)
+		if (fence >= 0 && crtc_fence >= 0) {
+			int held = module_refcnt();
+
+			check_fence_info(sf("%s: the writeback out-fence", c),
+					 fence);
+			check_fence_info(sf("%s: the CRTC out-fence", c),
+					 crtc_fence);
 			close(fence);
+			close(crtc_fence);
+			check(held > 0 && module_refcnt_drops(held),
+			      sf("%s: closing them lets the device and module go", c),
+			      sf("module refcnt stayed %d", held));
+		} else {
+			if (fence >= 0)
+				close(fence);
+			if (crtc_fence >= 0)
+				close(crtc_fence);
+		}
 
 		ret = write_sysfs(PLATFORM_DRIVER "/bind", "atomkms");
 		if (!check(!ret, sf("%s: bind again", c), strerror(-ret)))
