@@ -9,9 +9,14 @@
  */
 #include "atomkms_edid.h"
 
-/* PNP ID "AKM": three 5-bit letters, 'A' = 1, big-endian. */
+/*
+ * PNP ID "AKX": three 5-bit letters, 'A' = 1, big-endian. Registered to
+ * no company (hwdata's pnp.ids; test_edid checks it), so that compositors
+ * do not log a real vendor's name for a virtual monitor ("AKM", used
+ * before, is Asahi Kasei Microsystems).
+ */
 #define ATOMKMS_EDID_MFG_ID	((('A' - '@') << 10) | (('K' - '@') << 5) | \
-				 ('M' - '@'))
+				 ('X' - '@'))
 
 /* Fixed date of manufacture: week 1 of 2024. */
 #define ATOMKMS_EDID_WEEK	1
