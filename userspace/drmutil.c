@@ -1031,20 +1031,31 @@ int crc_reader_init(struct crc_reader *c, int fd, int crtc_idx)
 	return access(c->dir, F_OK) ? -errno : 0;
 }
 
-int crc_reader_start(struct crc_reader *c)
+int write_str(const char *path, const char *s)
 {
-	char path[160];
+	size_t len = strlen(s);
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/control", c->dir);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, "auto", 4);
+	n = write(fd, s, len);
+	if (n < 0)
+		n = -errno;
 	close(fd);
-	if (n != 4)
-		return n < 0 ? -errno : -EIO;
+	return n == (ssize_t)len ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+int crc_reader_start(struct crc_reader *c)
+{
+	char path[160];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/control", c->dir);
+	ret = write_str(path, "auto");
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/data", c->dir);
 	c->data = open(path, O_RDONLY | O_NONBLOCK);
 	return c->data < 0 ? -errno : 0;

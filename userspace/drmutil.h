@@ -193,6 +193,9 @@ int fence_wait(int fence, int timeout_ms);
 /* A sync_file's status: 1 signalled, 0 pending, negative: its error. */
 int fence_status(int fence);
 
+/* Write @s whole to the file at @path (sysfs, debugfs): 0 or a negative errno. */
+int write_str(const char *path, const char *s);
+
 /*
  * The DRM debugfs CRC API of one CRTC (dri/MINOR/crtc-N/crc), source
  * "auto", as igt reads it.

@@ -728,18 +728,6 @@ static void teardown(void)
 	t.mode_blob = 0;
 }
 
-static int write_sysfs(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? -errno : -EIO;
-}
-
 /* A writeback job with an out-fence, queued on the pipe: its fence fd. */
 static int writeback_job(struct dumb_fb *wbfb)
 {
@@ -898,7 +886,7 @@ static void test_unbind(unsigned int cycles)
 		tg = (struct toggler){ 0 };
 		pthread_create(&thread, NULL, toggle_crtc, &tg);
 		usleep(100000);
-		ret = write_sysfs(PLATFORM_DRIVER "/unbind", "atomkms");
+		ret = write_str(PLATFORM_DRIVER "/unbind", "atomkms");
 		for (k = 0; k < 100 && !tg.last_err; k++)
 			usleep(10000);
 		atomic_store(&tg.stop, true);
@@ -942,7 +930,7 @@ static void test_unbind(unsigned int cycles)
 				close(crtc_fence);
 		}
 
-		ret = write_sysfs(PLATFORM_DRIVER "/bind", "atomkms");
+		ret = write_str(PLATFORM_DRIVER "/bind", "atomkms");
 		if (!check(!ret, sf("%s: bind again", c), strerror(-ret)))
 			return;
 	}
