@@ -13,12 +13,15 @@ cache=${CACHE:-/var/cache/atomkms}
 # Build tools, Debian's 6.12 LTS headers and the matching kernel image (it
 # boots the guest), QEMU, debootstrap for the sid rootfs, libdrm for the
 # tools, sparse, linux-source-6.12 (checkpatch; upstream vkms for the
-# benchmark), and hwdata (the PNP ID list test_edid checks our EDIDs'
-# manufacturer against).
+# benchmark), hwdata (the PNP ID list test_edid checks our EDIDs'
+# manufacturer against), and what make deb builds the atomkms-dkms package
+# with and make check-dkms installs it with (dkms, dh-dkms, debhelper,
+# dpkg-dev, fakeroot).
 packages="build-essential pkg-config kmod cpio xz-utils zstd e2fsprogs
 	busybox-static python3 linux-headers-6.12-amd64 linux-image-6.12-amd64
 	linux-source-6.12 qemu-system-x86 debootstrap libdrm-dev sparse
-	libpng-dev libpixman-1-dev edid-decode hwdata"
+	libpng-dev libpixman-1-dev edid-decode hwdata
+	dkms dh-dkms debhelper dpkg-dev fakeroot"
 
 missing=
 for p in $packages; do
