@@ -118,3 +118,22 @@ help:
 # (bench/run.sh; BENCH_GUEST=0 skips the guest, BENCH_QUICK=1 samples less).
 bench:
 	@bench/run.sh
+
+# The atomkms-dkms package (dkms.conf, debian/), built from a copy of only
+# what it ships so that every output stays in build/deb. make check-dkms
+# (root; not part of check) installs it, loads dkms's module in the guest
+# and purges it again (test/dkms.sh).
+.PHONY: deb check-dkms
+deb:
+	rm -rf $(B)/deb
+	mkdir -p $(B)/deb/atomkms/module $(B)/deb/atomkms/include
+	cp -r Kbuild LICENSE dkms.conf dkms-recompress.sh debian $(B)/deb/atomkms/
+	cp module/*.[ch] $(B)/deb/atomkms/module/
+	cp include/*.h $(B)/deb/atomkms/include/
+	cd $(B)/deb/atomkms && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+		{ tail -n 30 ../build.log; exit 1; }
+	rm -rf $(B)/deb/atomkms
+	@ls $(B)/deb/*.deb
+
+check-dkms:
+	@test/dkms.sh
