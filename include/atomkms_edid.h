@@ -81,5 +81,6 @@ struct atomkms_edid_desc {
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 		       u32 buf_size);
+u32 atomkms_edid_max_vrefresh(const struct atomkms_edid_mode *m, u32 hz);
 
 #endif /* ATOMKMS_EDID_H */

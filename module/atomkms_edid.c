@@ -508,3 +508,29 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	atomkms_edid_checksum(buf + ATOMKMS_EDID_BLOCK);
 	return ATOMKMS_EDID_SIZE;
 }
+
+/**
+ * atomkms_edid_max_vrefresh - the range limits' top rate for a monitor
+ * @m: its preferred mode
+ * @hz: the rate its CRTC runs at
+ *
+ * Range limits are whole hertz, and a mode's rate is rarely one: VESA's
+ * 1024x768 "60 Hz" is 65 MHz / (1344 * 806) = 60.004 Hz, which a top of
+ * 60 Hz would leave out (and atomkms_edid_build() then refuses the
+ * description). The top is the preferred mode's rate rounded up, and at
+ * least @hz and 60 Hz.
+ *
+ * Return: the rate in Hz.
+ */
+u32 atomkms_edid_max_vrefresh(const struct atomkms_edid_mode *m, u32 hz)
+{
+	/* Below 2^32: both are 16-bit. */
+	u32 pixels = (u32)m->htotal * m->vtotal;
+	u32 top = hz > 60 ? hz : 60;
+	u64 rate;
+
+	if (!pixels)
+		return top;
+	rate = div_u64((u64)m->clock_khz * 1000 + pixels - 1, pixels);
+	return rate > top ? (u32)rate : top;
+}

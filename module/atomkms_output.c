@@ -66,7 +66,6 @@ static void atomkms_connector_update_edid(struct drm_connector *connector,
 			.vsync_positive = pref->flags & DRM_MODE_FLAG_PVSYNC,
 		},
 		.min_vrefresh = 30,
-		.max_vrefresh = max(hz, 60U),
 		.max_clock_khz = max(pref->clock, 600000),
 		/* A 96 dpi panel. */
 		.width_mm = pref->hdisplay * 254 / 960,
@@ -78,6 +77,7 @@ static void atomkms_connector_update_edid(struct drm_connector *connector,
 	u8 buf[ATOMKMS_EDID_SIZE];
 	int len;
 
+	desc.max_vrefresh = atomkms_edid_max_vrefresh(&desc.preferred, hz);
 	snprintf(name, sizeof(name), "atomkms-%u", index);
 	desc.name = name;
 	len = atomkms_edid_build(&desc, buf, sizeof(buf));

@@ -453,6 +453,43 @@ static void test_2160(void)
 	check_vics("2160", edid, "\x10\x04\x61\x5f\x03\x66");
 }
 
+/*
+ * VESA's 1024x768 "60 Hz" runs at 60.004 Hz: the top rate the module
+ * derives includes it, so that the monitor gets an EDID (it once did not:
+ * with a top of 60 Hz the build refused it, and the connector had none).
+ */
+static void test_xga(void)
+{
+	struct atomkms_edid_desc d = {
+		.name = "xga",
+		.serial = 1,
+		.preferred = {
+			.clock_khz = 65000, .hdisplay = 1024,
+			.hsync_start = 1048, .hsync_end = 1184, .htotal = 1344,
+			.vdisplay = 768, .vsync_start = 771, .vsync_end = 777,
+			.vtotal = 806,
+		},
+		.min_vrefresh = 30,
+		.max_clock_khz = 600000,
+		.width_mm = 270,
+		.height_mm = 203,
+	};
+	struct atomkms_edid_mode cea1080 = {
+		.clock_khz = 148500, .hdisplay = 1920, .hsync_start = 2008,
+		.hsync_end = 2052, .htotal = 2200, .vdisplay = 1080,
+		.vsync_start = 1084, .vsync_end = 1089, .vtotal = 1125,
+	};
+	u8 edid[256];
+
+	d.max_vrefresh = atomkms_edid_max_vrefresh(&d.preferred, 60);
+	CHECK(d.max_vrefresh == 61, "1024x768 DMT: top %u Hz", d.max_vrefresh);
+	CHECK(atomkms_edid_max_vrefresh(&cea1080, 60) == 60 &&
+	      atomkms_edid_max_vrefresh(&cea1080, 75) == 75 &&
+	      atomkms_edid_max_vrefresh(&cea1080, 30) == 60,
+	      "1080p at exactly 60 Hz keeps the CRTC's rate");
+	build(&d, edid);
+}
+
 static void test_high_refresh(void)
 {
 	u8 edid[256];
@@ -592,6 +629,7 @@ int main(void)
 	test_1440();
 	test_720();
 	test_2160();
+	test_xga();
 	test_high_refresh();
 	test_odd();
 	test_errors();
