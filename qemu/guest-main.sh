@@ -2,7 +2,8 @@
 # PID 1 inside the guest's rootfs. Runs the job the host wrote into the
 # share, saves its status, dmesg and taint next to it, and powers off.
 #
-# Kernel command line: atomkms.out=<dir under /host> names that directory;
+# Kernel command line: atomkms_guest.out=<dir under /host> names that
+# directory (not atomkms.out=, which modprobe would pass to the module);
 # it holds job.sh. Everything the host reads back is written there.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
@@ -25,7 +26,7 @@ done
 out=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
-	atomkms.out=*) out=/host/${arg#atomkms.out=} ;;
+	atomkms_guest.out=*) out=/host/${arg#atomkms_guest.out=} ;;
 	esac
 done
 
@@ -53,7 +54,7 @@ if [ -n "$out" ] && [ -f "$out/job.sh" ]; then
 	cat /proc/sys/kernel/tainted > "$out/tainted"
 	mv "$out/rc.tmp" "$out/rc"
 else
-	echo "atomkms-guest: no job (atomkms.out=$out)"
+	echo "atomkms-guest: no job (atomkms_guest.out=$out)"
 fi
 sync
 # PID 1 must outlive the power-off, and must not load a program from the

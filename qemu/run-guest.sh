@@ -5,7 +5,10 @@
 #
 # Usage: qemu/run-guest.sh [--name NAME] [--timeout SECONDS]
 #          [--params "num_crtcs=2 ..."] [--no-module] [--interactive] [--show]
-#          [--icount] -- COMMAND [ARGS...]
+#          [--icount] [--image igt|clients] -- COMMAND [ARGS...]
+#
+# --image clients boots the clients image (weston, sway, kmscube, modetest:
+# qemu/mkrootfs.sh) instead of the igt one.
 #
 # --icount (or GUEST_CLOCK=icount): the guest's clock counts the
 # instructions it executes (QEMU -icount shift=0,sleep=off: one
@@ -29,7 +32,7 @@ cache=${CACHE:-/var/cache/atomkms}
 kver=${KVER:-$(ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null |
 	sed 's|.*/linux-headers-||' | sort -V | tail -n 1)}
 name=guest timeout=600 params= module=1 interactive=0 show=0 mem=${GUEST_MEM:-3072}
-clock=${GUEST_CLOCK:-host}
+clock=${GUEST_CLOCK:-host} image=igt
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--name) name=$2; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--interactive) interactive=1; shift ;;
 	--show) show=1; shift ;;
 	--icount) clock=icount; shift ;;
+	--image) image=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -47,7 +51,11 @@ done
 
 kernel=/boot/vmlinuz-$kver
 initrd=$cache/initramfs-$kver.cpio.gz
-rootfs=$cache/rootfs.ext4
+case $image in
+igt) rootfs=$cache/rootfs.ext4 ;;
+clients) rootfs=$cache/rootfs-clients.ext4 ;;
+*) echo "run-guest: --image must be igt or clients, not $image" >&2; exit 2 ;;
+esac
 for f in "$kernel" "$initrd" "$rootfs"; do
 	[ -r "$f" ] || { echo "run-guest: missing $f: run make setup" >&2; exit 2; }
 done
@@ -80,7 +88,7 @@ esac
 qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem"
 	-cpu max -nodefaults -no-user-config -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 loglevel=4 atomkms.out=$rel"
+	-append "console=ttyS0 panic=-1 loglevel=4 atomkms_guest.out=$rel"
 	-drive "file=$rootfs,if=virtio,format=raw,snapshot=on"
 	-virtfs "local,path=$top,mount_tag=host,security_model=none,id=host"
 	-virtfs "local,path=/lib/modules,mount_tag=kmods,security_model=none,readonly=on,id=kmods"

@@ -66,7 +66,8 @@ if [ "${1:-}" = checkpatch ]; then
 	exit 0
 fi
 
-"$here/mkrootfs.sh" "$cache"
+"$here/mkrootfs.sh" "$cache" igt
+"$here/mkrootfs.sh" "$cache" clients
 
 initrd="$cache/initramfs-$kver.cpio.gz"
 if [ ! -f "$initrd" ] || [ "$here/initramfs-init" -nt "$initrd" ] ||
