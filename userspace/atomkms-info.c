@@ -257,6 +257,8 @@ int main(void)
 		drmFreeVersion(ver);
 	}
 	print_caps(fd);
+	/* List writeback connectors too (hidden from clients by default). */
+	drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1);
 
 	res = drmModeGetResources(fd);
 	if (!res) {

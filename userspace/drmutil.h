@@ -14,7 +14,9 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /*
  * Open the first /dev/dri/card* driven by "atomkms" (or by $ATOMKMS_DRIVER)
