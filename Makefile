@@ -21,12 +21,12 @@ TOOLS := atomkms-info atomkms-demo atomkms-capture
 GUEST_TESTS := $(patsubst test/guest/%.c,%,$(wildcard test/guest/test-*.c))
 UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
 
-BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS))
+BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check)
 UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 
 export KVER CACHE
 
-.PHONY: all module userspace unit clean setup run check igt shell help \
+.PHONY: all module userspace unit clean setup run check igt shell help clients \
 	sparse checkpatch lint bench sw_sync
 
 all: module userspace sw_sync
@@ -60,6 +60,12 @@ $(B)/bin/test-writeback: test/guest/test-writeback.c test/guest/tap.h userspace/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -Iinclude -o $@ userspace/drmutil.c $< $(CORE_SRCS) $(DRM_LIBS) -lm
 
+# The clients stage's checker hashes clients' screenshots with the module's
+# frame CRC (test/clients/frame-check.c).
+$(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/drmutil.h module/atomkms_crc.c include/atomkms_crc.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -Iinclude -o $@ userspace/drmutil.c $< module/atomkms_crc.c $(DRM_LIBS) $(shell pkg-config --libs libpng)
+
 # Unit tests build the module's pure-C files unchanged, against include/:
 # test_X.c tests module/atomkms_X.c; the compositor's tests are in unit.mk.
 $(B)/unit/test_%: test/unit/test_%.c module/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
@@ -80,6 +86,11 @@ run: all
 
 check: all
 	@test/check.sh
+
+# The clients stage alone: weston, sway, kmscube and modetest in the
+# clients image (test/run-clients.sh).
+clients: all
+	@test/run-clients.sh
 
 # Any igt list: make igt LIST=test/igt/ci.list (one igt_runner -t regex a line).
 LIST ?= test/igt/ci.list
@@ -109,6 +120,7 @@ help:
 	@echo "make            build atomkms.ko and the userspace tools"
 	@echo "make run        boot the guest, show the topology, run the demo"
 	@echo "make check      unit tests, guest tests and the CI igt list"
+	@echo "make clients    weston, sway, kmscube, modetest on atomkms (guest)"
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
 	@echo "make shell      interactive shell in the guest"
 	@echo "make lint       sparse and checkpatch on module/"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make check: the userspace unit tests, our guest tests, and the CI igt
-# list. Prints a closing "N passed, N failed" line; exits 1 on any failure.
+# make check: the userspace unit tests, our guest tests, the real clients,
+# and the CI igt lists. Prints a closing "N passed, N failed" line; exits 1
+# on any failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -59,6 +60,12 @@ tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
 three_crtcs="num_crtcs=3 refresh=60,75,120 crossbar=1"
 guest_tests guest-tests ""
 guest_tests guest-tests-3crtc "$three_crtcs"
+
+# Real clients (weston, sway, kmscube, modetest) in the clients image.
+echo "== clients"
+test/run-clients.sh > "$log/clients.log" 2>&1
+cat "$log/clients.log"
+tally "$log/clients.log"
 
 # igt: the default topology, then three CRTCs at their own rates. 120 Hz
 # rather than 144 in both 3-CRTC runs: under TCG on 2 cores, a 144 Hz pipe
