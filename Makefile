@@ -133,8 +133,8 @@ bench:
 
 # The atomkms-dkms package (dkms.conf, debian/), built from a copy of only
 # what it ships so that every output stays in build/deb. make check-dkms
-# (root; not part of check) installs it, loads dkms's module in the guest
-# and purges it again (test/dkms.sh).
+# (root; also a stage of make check) installs it, loads dkms's module in
+# the guest and purges it again (test/dkms.sh).
 .PHONY: deb check-dkms
 deb:
 	rm -rf $(B)/deb

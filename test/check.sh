@@ -67,6 +67,17 @@ test/run-clients.sh > "$log/clients.log" 2>&1
 cat "$log/clients.log"
 tally "$log/clients.log"
 
+# How users install it: the atomkms-dkms package, installed on this host
+# (dkms builds the module for the 6.12 headers), loaded in the guest, then
+# purged (test/dkms.sh).
+echo "== dkms package"
+test/dkms.sh > "$log/dkms.log" 2>&1
+drc=$?
+cat "$log/dkms.log"
+tally "$log/dkms.log"
+grep -q '^dkms: [0-9]* passed' "$log/dkms.log" || [ $drc = 0 ] ||
+	{ failed=$((failed + 1)); echo "dkms: the test stopped early (exit $drc)"; }
+
 # igt: the default topology, then three CRTCs at their own rates. 120 Hz
 # rather than 144 in both 3-CRTC runs: under TCG on 2 cores, a 144 Hz pipe
 # beside two others misses a flip now and then (kms_vblank's accuracy
