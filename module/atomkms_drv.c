@@ -2,13 +2,13 @@
 /*
  * atomkms: a virtual KMS display driver for compositor developers.
  *
- * This file holds the module and platform device, the DRM driver, the
- * device description taken from module parameters, and the commit tail.
+ * This file holds the module and its parameters, the platform device, the
+ * DRM driver, and device creation, which walks the topology the
+ * parameters describe (module/atomkms_topology.c).
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
-#include <linux/string_choices.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -43,7 +43,7 @@ module_param(shared_overlays, bool, 0444);
 MODULE_PARM_DESC(shared_overlays,
 		 "Every overlay may feed every CRTC (default off: each CRTC has its own)");
 
-static unsigned int refresh[ATOMKMS_MAX_CRTCS];
+static unsigned int refresh[ATOMKMS_TOPO_MAX_CRTCS];
 static unsigned int num_refresh;
 module_param_array(refresh, uint, &num_refresh, 0444);
 MODULE_PARM_DESC(refresh,
@@ -96,65 +96,11 @@ MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
 
 static struct platform_device *atomkms_pdev;
 
-/**
- * atomkms_config_validate - check a device description before building it
- * @cfg: the description
- *
- * Return: 0, or -EINVAL with a message saying which field is wrong.
- */
-static int atomkms_config_validate(const struct atomkms_config *cfg)
-{
-	unsigned int i;
-
-	if (cfg->num_crtcs < 1 || cfg->num_crtcs > ATOMKMS_MAX_CRTCS) {
-		pr_err("atomkms: num_crtcs=%u, must be 1 to %d\n",
-		       cfg->num_crtcs, ATOMKMS_MAX_CRTCS);
-		return -EINVAL;
-	}
-	if (cfg->num_overlays * (cfg->shared_overlays ? cfg->num_crtcs : 1) >
-	    ATOMKMS_MAX_OVERLAYS) {
-		pr_err("atomkms: a CRTC may reach at most %d overlays\n",
-		       ATOMKMS_MAX_OVERLAYS);
-		return -EINVAL;
-	}
-	if (cfg->num_connectors > cfg->num_crtcs) {
-		pr_err("atomkms: num_connectors=%u, must be 0 to num_crtcs (%u)\n",
-		       cfg->num_connectors, cfg->num_crtcs);
-		return -EINVAL;
-	}
-	if (!cfg->num_connectors &&
-	    !(cfg->writeback && (cfg->writeback_mask &
-				 GENMASK(cfg->num_crtcs - 1, 0)))) {
-		pr_err("atomkms: no connector at all: num_connectors=0 needs writeback\n");
-		return -EINVAL;
-	}
-	for (i = 0; i < cfg->num_crtcs; i++) {
-		if (cfg->refresh[i] < 1 || cfg->refresh[i] > 1000) {
-			pr_err("atomkms: refresh %u Hz for CRTC %u, must be 1 to 1000\n",
-			       cfg->refresh[i], i);
-			return -EINVAL;
-		}
-	}
-	if (cfg->min_scale < (1 << 16) / 16 || cfg->max_scale > 16 << 16) {
-		pr_err("atomkms: max_scale_factor must be 1 to 16\n");
-		return -EINVAL;
-	}
-	if (cfg->max_width < 640 || cfg->max_width > ATOMKMS_MAX_FB_WIDTH ||
-	    cfg->max_height < 480 || cfg->max_height > ATOMKMS_MAX_FB_HEIGHT) {
-		pr_err("atomkms: max mode %ux%u, must be 640x480 to %ux%u\n",
-		       cfg->max_width, cfg->max_height, ATOMKMS_MAX_FB_WIDTH,
-		       ATOMKMS_MAX_FB_HEIGHT);
-		return -EINVAL;
-	}
-	if (cfg->pref_width > cfg->max_width ||
-	    cfg->pref_height > cfg->max_height) {
-		pr_err("atomkms: preferred mode %ux%u larger than max %ux%u\n",
-		       cfg->pref_width, cfg->pref_height, cfg->max_width,
-		       cfg->max_height);
-		return -EINVAL;
-	}
-	return 0;
-}
+/* The topology's plane types are DRM's. */
+static_assert((int)ATOMKMS_TOPO_PRIMARY == (int)DRM_PLANE_TYPE_PRIMARY);
+static_assert((int)ATOMKMS_TOPO_OVERLAY == (int)DRM_PLANE_TYPE_OVERLAY);
+static_assert((int)ATOMKMS_TOPO_CURSOR == (int)DRM_PLANE_TYPE_CURSOR);
+static_assert(ATOMKMS_TOPO_MAX_CRTC_PLANES == ATOMKMS_COMPOSE_MAX_PLANES);
 
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
 	.fb_create	= atomkms_fb_create,
@@ -188,16 +134,60 @@ static void atomkms_modeset_fini(struct drm_device *drm, void *data)
 	struct atomkms_device *akdev = data;
 	unsigned int i;
 
-	for (i = 0; i < akdev->config.num_crtcs; i++)
+	for (i = 0; i < akdev->topo.num_crtcs; i++)
 		atomkms_crtc_stop(akdev->crtcs[i]);
+}
+
+/*
+ * Create pipe @i's objects as the topology lists them: its planes, the
+ * CRTC, then its encoders (a Virtual connector's, a writeback
+ * connector's). Objects get their DRM index in creation order, which is
+ * the topology's order: its masks then hold as they are.
+ */
+static int atomkms_pipe_create(struct atomkms_device *akdev, unsigned int i,
+			       unsigned int *plane, unsigned int *encoder,
+			       unsigned int *connector)
+{
+	const struct atomkms_topology *t = &akdev->topo;
+	const struct atomkms_topo_crtc *tc = &t->crtcs[i];
+	struct drm_plane *primary = NULL, *cursor = NULL;
+	struct atomkms_crtc *akcrtc;
+	int ret;
+
+	for (; *plane < t->num_planes && t->planes[*plane].pipe == i;
+	     (*plane)++) {
+		struct drm_plane *p;
+
+		p = atomkms_plane_create(akdev, &t->planes[*plane]);
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+		if (*plane == tc->primary)
+			primary = p;
+		else if (*plane == tc->cursor)
+			cursor = p;
+	}
+
+	akcrtc = atomkms_crtc_create(akdev, primary, cursor, i);
+	if (IS_ERR(akcrtc))
+		return PTR_ERR(akcrtc);
+	akdev->crtcs[i] = akcrtc;
+
+	for (; *encoder < t->num_encoders && t->encoders[*encoder].pipe == i;
+	     (*encoder)++) {
+		if (t->encoders[*encoder].kind == ATOMKMS_TOPO_ENC_WRITEBACK)
+			ret = atomkms_wb_connector_create(akdev, akcrtc);
+		else
+			ret = atomkms_output_create(akdev, (*connector)++);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int atomkms_modeset_init(struct atomkms_device *akdev)
 {
 	struct drm_device *drm = &akdev->drm;
-	const struct atomkms_config *cfg = &akdev->config;
-	unsigned int i, max_overlay;
-	u32 all_crtcs, overlay_crtcs;
+	unsigned int i, plane = 0, encoder = 0, connector = 0;
 	int ret;
 
 	ret = drmm_mode_config_init(drm);
@@ -216,64 +206,17 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	drm->mode_config.async_page_flip = true;
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
 
-	/*
-	 * Normalized zpos: primary 0, overlays 1..max_overlay, cursor on
-	 * top. CRTC i gets index i, so its mask is known before it exists.
-	 */
-	max_overlay = cfg->num_overlays *
-		      (cfg->shared_overlays ? cfg->num_crtcs : 1);
-	all_crtcs = GENMASK(cfg->num_crtcs - 1, 0);
-	overlay_crtcs = cfg->shared_overlays ? all_crtcs : 0;
-	for (i = 0; i < cfg->num_crtcs; i++) {
-		struct drm_plane *primary, *cursor = NULL, *overlay;
-		struct atomkms_crtc *akcrtc;
-		unsigned int j;
-
-		primary = atomkms_plane_create(akdev, DRM_PLANE_TYPE_PRIMARY,
-					       BIT(i), 0, 0);
-		if (IS_ERR(primary))
-			return PTR_ERR(primary);
-		for (j = 0; j < cfg->num_overlays; j++) {
-			unsigned int zpos = 1 + j;
-
-			if (cfg->shared_overlays)
-				zpos += i * cfg->num_overlays;
-			overlay = atomkms_plane_create(akdev,
-						       DRM_PLANE_TYPE_OVERLAY,
-						       overlay_crtcs ?: BIT(i),
-						       zpos, max_overlay);
-			if (IS_ERR(overlay))
-				return PTR_ERR(overlay);
-		}
-		if (cfg->cursor) {
-			cursor = atomkms_plane_create(akdev,
-						      DRM_PLANE_TYPE_CURSOR,
-						      BIT(i), max_overlay + 1,
-						      max_overlay + 1);
-			if (IS_ERR(cursor))
-				return PTR_ERR(cursor);
-		}
-
-		akcrtc = atomkms_crtc_create(akdev, primary, cursor, i);
-		if (IS_ERR(akcrtc))
-			return PTR_ERR(akcrtc);
-		akdev->crtcs[i] = akcrtc;
-
-		if (i < cfg->num_connectors) {
-			ret = atomkms_output_create(akdev, akcrtc, i);
-			if (ret)
-				return ret;
-		}
-		if (cfg->writeback && (cfg->writeback_mask & BIT(i))) {
-			ret = atomkms_wb_connector_create(akdev, akcrtc);
-			if (ret)
-				return ret;
-		}
+	for (i = 0; i < akdev->topo.num_crtcs; i++) {
+		ret = atomkms_pipe_create(akdev, i, &plane, &encoder,
+					  &connector);
+		if (ret)
+			return ret;
 	}
+	ret = atomkms_output_routing(akdev);
+	if (ret)
+		return ret;
 
-	atomkms_output_routing(akdev);
-
-	ret = drm_vblank_init(drm, cfg->num_crtcs);
+	ret = drm_vblank_init(drm, akdev->topo.num_crtcs);
 	if (ret)
 		return ret;
 
@@ -305,7 +248,7 @@ static void atomkms_probe_connectors(struct drm_device *drm)
 
 static int atomkms_probe(struct platform_device *pdev)
 {
-	const struct atomkms_config *cfg = dev_get_platdata(&pdev->dev);
+	const struct atomkms_topology *topo = dev_get_platdata(&pdev->dev);
 	struct atomkms_device *akdev;
 	int ret;
 
@@ -313,7 +256,7 @@ static int atomkms_probe(struct platform_device *pdev)
 				   struct atomkms_device, drm);
 	if (IS_ERR(akdev))
 		return PTR_ERR(akdev);
-	akdev->config = *cfg;
+	akdev->topo = *topo;
 
 	/* Imported dma-bufs are mapped through this device. */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
@@ -330,9 +273,9 @@ static int atomkms_probe(struct platform_device *pdev)
 
 	atomkms_probe_connectors(&akdev->drm);
 	platform_set_drvdata(pdev, akdev);
-	drm_info(&akdev->drm, "%u CRTC(s), %u %soverlay(s) each, cursor %s\n",
-		 cfg->num_crtcs, cfg->num_overlays,
-		 cfg->shared_overlays ? "shared " : "", str_on_off(cfg->cursor));
+	drm_info(&akdev->drm, "%u CRTC(s), %u plane(s), %u encoder(s), %u Virtual connector(s)\n",
+		 topo->num_crtcs, topo->num_planes, topo->num_encoders,
+		 topo->num_connectors);
 	return 0;
 }
 
@@ -362,46 +305,49 @@ static struct platform_driver atomkms_platform_driver = {
 
 static int __init atomkms_init(void)
 {
-	struct atomkms_config cfg = {
+	struct atomkms_params params = {
 		.num_crtcs = num_crtcs,
 		.num_overlays = num_overlays,
 		.shared_overlays = shared_overlays,
 		.cursor = enable_cursor,
-		.num_connectors = num_connectors < 0 ? num_crtcs : num_connectors,
+		.num_connectors = num_connectors,
 		.writeback = enable_writeback,
 		.writeback_mask = writeback_mask,
 		.crossbar = crossbar,
-		.min_scale = max_scale_factor ?
-			     (1 << 16) / max_scale_factor : 0,
-		.max_scale = max_scale_factor << 16,
+		.num_refresh = num_refresh,
+		.max_scale_factor = max_scale_factor,
 		.max_width = max_width,
 		.max_height = max_height,
 		.pref_width = pref_width,
 		.pref_height = pref_height,
 	};
-	unsigned int i;
+	struct atomkms_topology *topo;
+	const char *why = "";
 	int ret;
 
-	/* CRTCs without a refresh of their own take the last one given. */
-	for (i = 0; i < ATOMKMS_MAX_CRTCS; i++)
-		cfg.refresh[i] = num_refresh ?
-				 refresh[min(i, num_refresh - 1)] : 60;
-
-	ret = atomkms_config_validate(&cfg);
-	if (ret)
-		return ret;
+	memcpy(params.refresh, refresh, sizeof(params.refresh));
+	topo = kzalloc(sizeof(*topo), GFP_KERNEL);
+	if (!topo)
+		return -ENOMEM;
+	ret = atomkms_topology_from_params(&params, topo, &why);
+	if (!ret)
+		ret = atomkms_topology_validate(topo, &why);
+	if (ret) {
+		pr_err("atomkms: module parameters: %s\n", why);
+		goto err_topo;
+	}
 
 	ret = atomkms_commit_init();
 	if (ret)
-		return ret;
+		goto err_topo;
 	ret = platform_driver_register(&atomkms_platform_driver);
 	if (ret)
 		goto err_commit;
 
-	/* The platform data is copied: cfg may live on the stack. */
+	/* The platform data is a copy of the topology. */
 	atomkms_pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME,
 						     PLATFORM_DEVID_NONE,
-						     &cfg, sizeof(cfg));
+						     topo, sizeof(*topo));
 	if (IS_ERR(atomkms_pdev)) {
 		ret = PTR_ERR(atomkms_pdev);
 		goto err_driver;
@@ -412,12 +358,15 @@ static int __init atomkms_init(void)
 		ret = -ENODEV;
 		goto err_driver;
 	}
+	kfree(topo);
 	return 0;
 
 err_driver:
 	platform_driver_unregister(&atomkms_platform_driver);
 err_commit:
 	atomkms_commit_exit();
+err_topo:
+	kfree(topo);
 	return ret;
 }
 

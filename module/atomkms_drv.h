@@ -2,10 +2,12 @@
 /*
  * atomkms: a virtual KMS display driver.
  *
- * Object model: one &struct atomkms_device owns a &drm_device; each display
- * pipe is an &struct atomkms_crtc (with its vblank timer) fed by its own
- * primary and cursor planes and driving one encoder and one virtual
- * connector (&struct atomkms_output).
+ * Object model: one &struct atomkms_device owns a &drm_device, built by
+ * walking a &struct atomkms_topology (include/atomkms_topology.h). Each
+ * display pipe is an &struct atomkms_crtc (with its vblank timer and its
+ * writeback connector, if any) fed by its primary, overlay and cursor
+ * planes; each Virtual connector with its encoder is an &struct
+ * atomkms_output, which the topology routes to one CRTC or several.
  */
 #ifndef ATOMKMS_DRV_H
 #define ATOMKMS_DRV_H
@@ -26,53 +28,17 @@
 #include <drm/drm_writeback.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_topology.h"
 
 #define ATOMKMS_DRIVER_NAME	"atomkms"
-#define ATOMKMS_MAX_CRTCS	8
-/* Overlays a CRTC may reach: primary + overlays + cursor fit the compositor. */
-#define ATOMKMS_MAX_OVERLAYS	(ATOMKMS_COMPOSE_MAX_PLANES - 2)
+#define ATOMKMS_MAX_CRTCS	ATOMKMS_TOPO_MAX_CRTCS
 /* Entries of GAMMA_LUT and DEGAMMA_LUT (and of the legacy gamma ramp). */
-#define ATOMKMS_LUT_SIZE	256
+#define ATOMKMS_LUT_SIZE	ATOMKMS_TOPO_LUT_SIZE
 
 /* Framebuffer and mode size limits advertised through mode_config. */
 #define ATOMKMS_MAX_FB_WIDTH	8192
 #define ATOMKMS_MAX_FB_HEIGHT	8192
 #define ATOMKMS_MAX_CURSOR	512
-
-/**
- * struct atomkms_config - the device description chosen at load time
- * @num_crtcs: display pipes, 1 to %ATOMKMS_MAX_CRTCS
- * @num_overlays: overlay planes created per CRTC
- * @shared_overlays: every overlay may feed every CRTC (possible_crtcs)
- * @cursor: give each CRTC a cursor plane
- * @writeback: give each CRTC a writeback connector
- * @crossbar: any CRTC may drive any virtual encoder, and one CRTC several
- *            of them (clone mode) except the last, which cannot be cloned
- * @refresh: refresh rate of each CRTC's preferred mode, in Hz
- * @min_scale: smallest src/dst ratio (16.16) of a scaled plane
- * @max_scale: largest src/dst ratio (16.16) of a scaled plane
- * @max_width: largest mode the connectors advertise, in pixels
- * @max_height: largest mode the connectors advertise, in lines
- * @pref_width: width of the connectors' preferred mode
- * @pref_height: height of the connectors' preferred mode
- *
- * A plain data structure, filled from module parameters and validated once
- * by atomkms_config_validate() before any DRM object exists.
- */
-struct atomkms_config {
-	unsigned int num_crtcs;
-	unsigned int num_overlays;
-	bool shared_overlays;
-	bool cursor;
-	unsigned int num_connectors;
-	bool writeback;
-	u32 writeback_mask;
-	bool crossbar;
-	unsigned int refresh[ATOMKMS_MAX_CRTCS];
-	int min_scale, max_scale;
-	unsigned int max_width, max_height;
-	unsigned int pref_width, pref_height;
-};
 
 /**
  * struct atomkms_fb - a framebuffer, mapped for its whole life
@@ -94,10 +60,18 @@ static inline struct atomkms_fb *to_atomkms_fb(struct drm_framebuffer *fb)
 /**
  * struct atomkms_plane - a universal plane
  * @base: the DRM plane
+ * @min_scale: smallest src/dst ratio (16.16) it scales by, from the topology
+ * @max_scale: largest
  */
 struct atomkms_plane {
 	struct drm_plane base;
+	int min_scale, max_scale;
 };
+
+static inline struct atomkms_plane *to_atomkms_plane(struct drm_plane *plane)
+{
+	return container_of(plane, struct atomkms_plane, base);
+}
 
 /**
  * struct atomkms_plane_state - our plane state
@@ -232,10 +206,10 @@ struct atomkms_crtc {
 };
 
 /**
- * struct atomkms_output - the encoder and connector one CRTC drives
- * @encoder: a virtual encoder bound to one CRTC
- * @connector: a virtual connector, always connected
- * @index: the index of the CRTC it is driven by
+ * struct atomkms_output - a Virtual connector and its encoder
+ * @encoder: the encoder, routed to CRTCs by the topology
+ * @connector: the connector, a monitor described by the topology
+ * @index: its index among the topology's connectors
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
@@ -246,16 +220,16 @@ struct atomkms_output {
 /**
  * struct atomkms_device - one atomkms instance
  * @drm: the DRM device
- * @config: the topology it was built from
- * @crtcs: the display pipes, @config.num_crtcs of them
- * @outputs: the encoder and connector of each pipe
+ * @topo: the topology it was built from
+ * @crtcs: the display pipes, @topo.num_crtcs of them
+ * @outputs: the Virtual connectors with their encoders, @topo.num_connectors
  * @in_formats_async: the IN_FORMATS_ASYNC property of primary planes
  */
 struct atomkms_device {
 	struct drm_device drm;
-	struct atomkms_config config;
-	struct atomkms_crtc *crtcs[ATOMKMS_MAX_CRTCS];
-	struct atomkms_output *outputs[ATOMKMS_MAX_CRTCS];
+	struct atomkms_topology topo;
+	struct atomkms_crtc *crtcs[ATOMKMS_TOPO_MAX_CRTCS];
+	struct atomkms_output *outputs[ATOMKMS_TOPO_MAX_CONNECTORS];
 	struct drm_property *in_formats_async;
 };
 
@@ -303,9 +277,7 @@ struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
 
 /* atomkms_plane.c */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
-				       enum drm_plane_type type,
-				       u32 possible_crtcs, unsigned int zpos,
-				       unsigned int max_zpos);
+				       const struct atomkms_topo_plane *tp);
 
 /* atomkms_crtc.c */
 struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
@@ -342,8 +314,7 @@ int atomkms_out_fence_keep(struct drm_device *drm, struct dma_fence *fence);
 void atomkms_out_fence_exit(void);
 
 /* atomkms_output.c */
-int atomkms_output_create(struct atomkms_device *akdev,
-			  struct atomkms_crtc *crtc, unsigned int index);
-void atomkms_output_routing(struct atomkms_device *akdev);
+int atomkms_output_create(struct atomkms_device *akdev, unsigned int index);
+int atomkms_output_routing(struct atomkms_device *akdev);
 
 #endif /* ATOMKMS_DRV_H */

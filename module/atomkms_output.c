@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Encoders and connectors: one virtual encoder and one always-connected
- * virtual connector per CRTC (with crossbar, any CRTC drives any of
- * them), and the routing of every encoder, writeback ones included.
+ * Encoders and connectors: the topology's Virtual connectors, each with
+ * its encoder and a monitor (preferred mode, EDID), and the routing of
+ * every encoder, writeback ones included, as the topology lists it.
  */
 #include <drm/drm_atomic_state_helper.h>
 #include <drm/drm_connector.h>
@@ -25,17 +25,17 @@ static const struct drm_connector_funcs atomkms_connector_funcs = {
 
 /* The preferred mode: DMT at 60 Hz, CVT reduced blanking otherwise. */
 static struct drm_display_mode *
-atomkms_preferred_mode(struct drm_device *drm, const struct atomkms_config *cfg,
-		       unsigned int hz)
+atomkms_preferred_mode(struct drm_device *drm,
+		       const struct atomkms_topo_connector *c)
 {
 	struct drm_display_mode *mode = NULL;
 
-	if (hz == 60)
-		mode = drm_mode_find_dmt(drm, cfg->pref_width, cfg->pref_height,
+	if (c->refresh == 60)
+		mode = drm_mode_find_dmt(drm, c->pref_width, c->pref_height,
 					 60, false);
 	if (!mode)
-		mode = drm_cvt_mode(drm, cfg->pref_width, cfg->pref_height, hz,
-				    true, false, false);
+		mode = drm_cvt_mode(drm, c->pref_width, c->pref_height,
+				    c->refresh, true, false, false);
 	if (mode)
 		mode->type = DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
 	return mode;
@@ -99,19 +99,19 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	struct atomkms_output *out =
 		container_of(connector, struct atomkms_output, connector);
 	struct atomkms_device *akdev = to_atomkms_device(connector->dev);
-	const struct atomkms_config *cfg = &akdev->config;
-	unsigned int hz = cfg->refresh[out->index];
+	const struct atomkms_topo_connector *c =
+		&akdev->topo.connectors[out->index];
 	struct drm_display_mode *pref;
 	int count;
 
-	pref = atomkms_preferred_mode(connector->dev, cfg, hz);
+	pref = atomkms_preferred_mode(connector->dev, c);
 	if (pref)
-		atomkms_connector_update_edid(connector, pref, out->index, hz);
+		atomkms_connector_update_edid(connector, pref, out->index,
+					      c->refresh);
 
 	/* The EDID's modes, then the VESA DMT modes that fit (to 4096x2160). */
 	count = drm_edid_connector_add_modes(connector);
-	count += drm_add_modes_noedid(connector, cfg->max_width,
-				      cfg->max_height);
+	count += drm_add_modes_noedid(connector, c->max_width, c->max_height);
 	if (pref) {
 		drm_mode_probed_add(connector, pref);
 		count++;
@@ -119,20 +119,35 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	return count;
 }
 
+/* Whether a monitor is plugged in is the topology's to say. */
+static int atomkms_connector_detect(struct drm_connector *connector,
+				    struct drm_modeset_acquire_ctx *ctx,
+				    bool force)
+{
+	struct atomkms_output *out =
+		container_of(connector, struct atomkms_output, connector);
+	struct atomkms_device *akdev = to_atomkms_device(connector->dev);
+
+	return akdev->topo.connectors[out->index].connected ?
+	       connector_status_connected : connector_status_disconnected;
+}
+
 static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = {
 	.get_modes = atomkms_connector_get_modes,
+	.detect_ctx = atomkms_connector_detect,
 };
 
 /**
- * atomkms_output_create - create the encoder and connector of a CRTC
+ * atomkms_output_create - create a Virtual connector and its encoder
  * @akdev: the device
- * @akcrtc: the CRTC they are driven by
- * @index: the CRTC's index
+ * @index: the connector's index in the topology
+ *
+ * The encoder's routing is set once every encoder exists, by
+ * atomkms_output_routing().
  *
  * Return: 0 or a negative errno; freed with the drm_device.
  */
-int atomkms_output_create(struct atomkms_device *akdev,
-			  struct atomkms_crtc *akcrtc, unsigned int index)
+int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 {
 	struct drm_device *drm = &akdev->drm;
 	struct atomkms_output *out;
@@ -148,7 +163,6 @@ int atomkms_output_create(struct atomkms_device *akdev,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
 	if (ret)
 		return ret;
-	out->encoder.possible_crtcs = drm_crtc_mask(&akcrtc->base);
 
 	ret = drmm_connector_init(drm, &out->connector,
 				  &atomkms_connector_funcs,
@@ -173,62 +187,38 @@ int atomkms_output_create(struct atomkms_device *akdev,
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }
 
-/*
- * Crossbar: any CRTC may drive any virtual encoder, and one CRTC several
- * of them (clone mode), except the last pipe's encoder, which cannot be
- * cloned with another display: like an internal panel, it takes a CRTC of
- * its own. So both valid and invalid clone configurations exist for
- * atomic_check to tell apart.
- */
-static void atomkms_output_crossbar(struct atomkms_device *akdev)
-{
-	unsigned int n = akdev->config.num_connectors, i;
-	u32 clones = 0;
-
-	for (i = 0; i + 1 < n; i++)
-		clones |= drm_encoder_mask(&akdev->outputs[i]->encoder);
-	for (i = 0; i < n; i++) {
-		struct drm_encoder *encoder = &akdev->outputs[i]->encoder;
-
-		encoder->possible_crtcs = GENMASK(akdev->config.num_crtcs - 1, 0);
-		encoder->possible_clones = i + 1 < n ? clones :
-					   drm_encoder_mask(encoder);
-	}
-}
-
 /**
  * atomkms_output_routing - which CRTCs drive which encoders, and clones
- * @akdev: the device, with all its CRTCs, outputs and writeback
- *         connectors created
+ * @akdev: the device, with all its encoders created
  *
- * A writeback encoder stays bound to its own CRTC and may be cloned with
- * every display encoder that CRTC may drive: it taps the frame the CRTC
- * scans out, as a display engine's writeback does, so a compositor can
- * capture what it shows (weston's writeback screenshots). The core
- * wants possible_clones symmetric and each encoder in its own.
+ * The topology lists encoders in creation order, so an encoder's DRM
+ * index is its index there, and its masks apply as they are.
+ *
+ * Return: 0, or -EINVAL if the encoders are not the topology's.
  */
-void atomkms_output_routing(struct atomkms_device *akdev)
+int atomkms_output_routing(struct atomkms_device *akdev)
 {
-	const struct atomkms_config *cfg = &akdev->config;
-	unsigned int i, j;
+	const struct atomkms_topology *t = &akdev->topo;
+	struct drm_encoder *encoder;
+	unsigned int n = 0;
 
-	if (cfg->crossbar)
-		atomkms_output_crossbar(akdev);
-	for (i = 0; i < cfg->num_crtcs; i++) {
-		struct drm_encoder *wb;
+	drm_for_each_encoder(encoder, &akdev->drm) {
+		const struct atomkms_topo_encoder *te;
 
-		if (!akdev->crtcs[i]->has_wb)
-			continue;
-		wb = &akdev->crtcs[i]->wb.encoder;
-		wb->possible_clones |= drm_encoder_mask(wb);
-		for (j = 0; j < cfg->num_connectors; j++) {
-			struct drm_encoder *enc = &akdev->outputs[j]->encoder;
-
-			if (!(enc->possible_crtcs & BIT(i)))
-				continue;
-			enc->possible_clones |= drm_encoder_mask(enc) |
-						drm_encoder_mask(wb);
-			wb->possible_clones |= drm_encoder_mask(enc);
+		if (encoder->index >= t->num_encoders) {
+			drm_err(&akdev->drm, "encoder %u is not in the topology\n",
+				encoder->index);
+			return -EINVAL;
 		}
+		te = &t->encoders[encoder->index];
+		encoder->possible_crtcs = te->possible_crtcs;
+		encoder->possible_clones = te->possible_clones;
+		n++;
 	}
+	if (n != t->num_encoders) {
+		drm_err(&akdev->drm, "%u encoders, the topology has %u\n", n,
+			t->num_encoders);
+		return -EINVAL;
+	}
+	return 0;
 }

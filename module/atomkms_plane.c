@@ -130,13 +130,12 @@ static int atomkms_plane_check_async(struct drm_plane *plane,
 static int atomkms_plane_atomic_check(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
-	struct atomkms_device *akdev = to_atomkms_device(plane->dev);
+	struct atomkms_plane *akplane = to_atomkms_plane(plane);
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
 	struct atomkms_plane_state *akstate = to_atomkms_plane_state(new_state);
-	bool cursor = plane->type == DRM_PLANE_TYPE_CURSOR;
-	int min_scale = cursor ? DRM_PLANE_NO_SCALING : akdev->config.min_scale;
-	int max_scale = cursor ? DRM_PLANE_NO_SCALING : akdev->config.max_scale;
+	int min_scale = akplane->min_scale;
+	int max_scale = akplane->max_scale;
 	struct drm_crtc_state *crtc_state = NULL;
 	struct atomkms_plane_desc desc;
 	const char *reason = "";
@@ -296,18 +295,19 @@ static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {
 };
 
 static int atomkms_plane_add_properties(struct drm_plane *plane,
-					unsigned int zpos,
-					unsigned int max_zpos, bool yuv)
+					const struct atomkms_topo_plane *tp,
+					bool yuv)
 {
 	int ret;
 
 	switch (plane->type) {
 	case DRM_PLANE_TYPE_OVERLAY:
-		ret = drm_plane_create_zpos_property(plane, zpos, 1, max_zpos);
+		ret = drm_plane_create_zpos_property(plane, tp->zpos,
+						     tp->zpos_min, tp->zpos_max);
 		break;
 	default:
 		/* The primary is the bottom of the stack, the cursor its top. */
-		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
+		ret = drm_plane_create_zpos_immutable_property(plane, tp->zpos);
 		break;
 	}
 	if (ret)
@@ -398,10 +398,7 @@ static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
 /**
  * atomkms_plane_create - create a universal plane
  * @akdev: the device
- * @type: primary, overlay or cursor
- * @possible_crtcs: bitmask of the CRTCs it may feed
- * @zpos: its (initial) zpos
- * @max_zpos: the highest zpos an overlay may take
+ * @tp: the plane in the topology: type, CRTCs, zpos and scaling limits
  *
  * Primary and overlay planes scan out every format of the compositor's
  * format table, so the list userspace sees is the list the compositor
@@ -410,10 +407,9 @@ static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
  * Return: the plane, or an ERR_PTR(); freed with the drm_device.
  */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
-				       enum drm_plane_type type,
-				       u32 possible_crtcs, unsigned int zpos,
-				       unsigned int max_zpos)
+				       const struct atomkms_topo_plane *tp)
 {
+	enum drm_plane_type type = (enum drm_plane_type)tp->type;
 	struct drm_device *drm = &akdev->drm;
 	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
 	struct atomkms_plane *akplane;
@@ -437,7 +433,7 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 
 	/* The plane core copies the format list. */
 	akplane = drmm_universal_plane_alloc(drm, struct atomkms_plane, base,
-					     possible_crtcs,
+					     tp->possible_crtcs,
 					     &atomkms_plane_funcs,
 					     cursor ? atomkms_cursor_formats :
 						      formats,
@@ -447,8 +443,10 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 	if (IS_ERR(akplane))
 		return ERR_CAST(akplane);
 	drm_plane_helper_add(&akplane->base, &atomkms_plane_helper_funcs);
+	akplane->min_scale = tp->min_scale;
+	akplane->max_scale = tp->max_scale;
 
-	ret = atomkms_plane_add_properties(&akplane->base, zpos, max_zpos, yuv);
+	ret = atomkms_plane_add_properties(&akplane->base, tp, yuv);
 	if (!ret)
 		ret = atomkms_plane_add_in_formats_async(akdev, &akplane->base);
 	if (!ret && cursor)

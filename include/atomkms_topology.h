@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The topology of an atomkms device as data: its planes, CRTCs, encoders
+ * and connectors, with the masks that route them, in the order the
+ * device creates them. Pure C, shared by the module and the unit tests.
+ *
+ * The module parameters only build a default topology
+ * (atomkms_topology_from_params()); atomkms_topology_validate() then
+ * checks any topology, whoever filled it, rule by named rule; and device
+ * creation walks it without deciding anything. Bounded arrays, so that a
+ * topology can be handed over whole as platform data.
+ */
+#ifndef ATOMKMS_TOPOLOGY_H
+#define ATOMKMS_TOPOLOGY_H
+
+#include "atomkms_types.h"
+
+#define ATOMKMS_TOPO_MAX_CRTCS		8
+/* DRM's masks of planes and encoders are 32 bits wide. */
+#define ATOMKMS_TOPO_MAX_PLANES		32
+#define ATOMKMS_TOPO_MAX_ENCODERS	(2 * ATOMKMS_TOPO_MAX_CRTCS)
+#define ATOMKMS_TOPO_MAX_CONNECTORS	ATOMKMS_TOPO_MAX_ENCODERS
+/* Planes one CRTC may reach: the compositor's limit (compose.h). */
+#define ATOMKMS_TOPO_MAX_CRTC_PLANES	16
+/* No plane: a CRTC without a cursor. */
+#define ATOMKMS_TOPO_NONE		0xff
+
+/* Entries of GAMMA_LUT and DEGAMMA_LUT (and of the legacy gamma ramp). */
+#define ATOMKMS_TOPO_LUT_SIZE		256
+
+/* Scaling limits, 16.16 src/dst ratios: at most 16 times either way. */
+#define ATOMKMS_TOPO_SCALE_ONE		0x10000
+#define ATOMKMS_TOPO_MIN_SCALE		(ATOMKMS_TOPO_SCALE_ONE / 16)
+#define ATOMKMS_TOPO_MAX_SCALE		(16 * ATOMKMS_TOPO_SCALE_ONE)
+
+/* Mode limits: VGA up to the largest framebuffer. */
+#define ATOMKMS_TOPO_MIN_MODE_W		640
+#define ATOMKMS_TOPO_MIN_MODE_H		480
+#define ATOMKMS_TOPO_MAX_MODE_W		8192
+#define ATOMKMS_TOPO_MAX_MODE_H		8192
+#define ATOMKMS_TOPO_MAX_REFRESH	1000
+
+/* The values of DRM's enum drm_plane_type (tied to it in atomkms_drv.c). */
+enum atomkms_topo_plane_type {
+	ATOMKMS_TOPO_OVERLAY = 0,
+	ATOMKMS_TOPO_PRIMARY = 1,
+	ATOMKMS_TOPO_CURSOR = 2,
+};
+
+/**
+ * struct atomkms_topo_plane - a universal plane
+ * @type: primary, overlay or cursor (&enum atomkms_topo_plane_type)
+ * @pipe: the CRTC it is created with (planes are listed pipe by pipe)
+ * @possible_crtcs: the CRTCs it may feed, a bit per CRTC index
+ * @zpos: its initial zpos
+ * @zpos_min: lowest zpos userspace may give it
+ * @zpos_max: highest; equal to @zpos_min, the zpos is immutable
+ * @min_scale: smallest src/dst ratio (16.16) it scales by
+ * @max_scale: largest; both %ATOMKMS_TOPO_SCALE_ONE: no scaling
+ */
+struct atomkms_topo_plane {
+	u8 type;
+	u8 pipe;
+	u32 possible_crtcs;
+	u32 zpos, zpos_min, zpos_max;
+	int min_scale, max_scale;
+};
+
+/**
+ * struct atomkms_topo_crtc - a display pipe
+ * @primary: index of its primary plane
+ * @cursor: index of its cursor plane, or %ATOMKMS_TOPO_NONE
+ * @lut_size: entries of its gamma and degamma LUTs
+ */
+struct atomkms_topo_crtc {
+	u8 primary;
+	u8 cursor;
+	u16 lut_size;
+};
+
+/* Encoder kinds: a display's, or a writeback connector's. */
+enum atomkms_topo_encoder_kind {
+	ATOMKMS_TOPO_ENC_VIRTUAL,
+	ATOMKMS_TOPO_ENC_WRITEBACK,
+};
+
+/**
+ * struct atomkms_topo_encoder - an encoder
+ * @kind: &enum atomkms_topo_encoder_kind
+ * @pipe: the CRTC it is created with (encoders are listed pipe by pipe, so
+ *        an encoder's index here is its DRM index)
+ * @possible_crtcs: the CRTCs that may drive it
+ * @possible_clones: the encoders it may share a CRTC with, itself included
+ *
+ * A writeback encoder stands for a writeback connector with its encoder:
+ * DRM creates the two together.
+ */
+struct atomkms_topo_encoder {
+	u8 kind;
+	u8 pipe;
+	u32 possible_crtcs;
+	u32 possible_clones;
+};
+
+/**
+ * struct atomkms_topo_connector - a display connector (a monitor)
+ * @encoder: index of its encoder
+ * @connected: a monitor is plugged in
+ * @pref_width: width of the monitor's preferred mode
+ * @pref_height: its height
+ * @refresh: its refresh rate, in Hz
+ * @max_width: widest mode the monitor offers
+ * @max_height: tallest
+ */
+struct atomkms_topo_connector {
+	u8 encoder;
+	bool connected;
+	u16 pref_width, pref_height, refresh;
+	u16 max_width, max_height;
+};
+
+/**
+ * struct atomkms_topology - a whole device
+ * @num_planes: entries of @planes
+ * @num_crtcs: entries of @crtcs
+ * @num_encoders: entries of @encoders
+ * @num_connectors: entries of @connectors (writeback ones not counted:
+ *                  they come with their writeback encoder)
+ * @planes: the planes, in creation order
+ * @crtcs: the CRTCs; index i is DRM CRTC index i
+ * @encoders: the encoders, in creation order
+ * @connectors: the display connectors, in creation order
+ */
+struct atomkms_topology {
+	u32 num_planes, num_crtcs, num_encoders, num_connectors;
+	struct atomkms_topo_plane planes[ATOMKMS_TOPO_MAX_PLANES];
+	struct atomkms_topo_crtc crtcs[ATOMKMS_TOPO_MAX_CRTCS];
+	struct atomkms_topo_encoder encoders[ATOMKMS_TOPO_MAX_ENCODERS];
+	struct atomkms_topo_connector connectors[ATOMKMS_TOPO_MAX_CONNECTORS];
+};
+
+/**
+ * struct atomkms_params - the module parameters a default topology is
+ * built from (README: "Module parameters")
+ * @num_crtcs: display pipes
+ * @num_overlays: overlay planes per CRTC
+ * @shared_overlays: every overlay may feed every CRTC
+ * @cursor: a cursor plane per CRTC
+ * @num_connectors: Virtual connectors, on the first CRTCs; negative: one
+ *                  per CRTC
+ * @writeback: writeback connectors at all
+ * @writeback_mask: on which CRTCs
+ * @crossbar: any CRTC may drive any Virtual connector, several at once,
+ *            but the last connector, which cannot be cloned
+ * @refresh: the preferred refresh rate of the connector on each CRTC
+ * @num_refresh: entries given in @refresh; the CRTCs beyond take the last
+ *               (60 Hz if none)
+ * @max_scale_factor: planes scale up and down by at most this factor
+ * @max_width: widest mode the connectors offer
+ * @max_height: tallest
+ * @pref_width: width of the connectors' preferred mode
+ * @pref_height: its height
+ */
+struct atomkms_params {
+	u32 num_crtcs;
+	u32 num_overlays;
+	bool shared_overlays;
+	bool cursor;
+	int num_connectors;
+	bool writeback;
+	u32 writeback_mask;
+	bool crossbar;
+	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
+	u32 num_refresh;
+	u32 max_scale_factor;
+	u32 max_width, max_height;
+	u32 pref_width, pref_height;
+};
+
+int atomkms_topology_from_params(const struct atomkms_params *p,
+				 struct atomkms_topology *t, const char **why);
+int atomkms_topology_validate(const struct atomkms_topology *t,
+			      const char **why);
+int atomkms_topology_writeback(const struct atomkms_topology *t, u32 crtc);
+
+#endif /* ATOMKMS_TOPOLOGY_H */

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The topology as data: the default one the module parameters describe,
+ * and the rules every topology must keep. Pure C: built into the module
+ * and into test/unit/test_topology.
+ */
+#include "atomkms_topology.h"
+
+/* Errors, as negative errno values (the same on every architecture). */
+#define ATOMKMS_TOPO_EINVAL	22	/* EINVAL */
+
+static u32 atomkms_topo_crtc_mask(u32 num_crtcs)
+{
+	return (u32)((1ull << num_crtcs) - 1);
+}
+
+static u8 atomkms_topo_add_plane(struct atomkms_topology *t, u8 type, u32 pipe,
+				 u32 possible_crtcs, u32 zpos, u32 zpos_min,
+				 u32 zpos_max, int min_scale, int max_scale)
+{
+	struct atomkms_topo_plane *pl = &t->planes[t->num_planes];
+
+	pl->type = type;
+	pl->pipe = (u8)pipe;
+	pl->possible_crtcs = possible_crtcs;
+	pl->zpos = zpos;
+	pl->zpos_min = zpos_min;
+	pl->zpos_max = zpos_max;
+	pl->min_scale = min_scale;
+	pl->max_scale = max_scale;
+	return (u8)t->num_planes++;
+}
+
+static u8 atomkms_topo_add_encoder(struct atomkms_topology *t, u8 kind,
+				   u32 pipe)
+{
+	struct atomkms_topo_encoder *enc = &t->encoders[t->num_encoders];
+
+	enc->kind = kind;
+	enc->pipe = (u8)pipe;
+	enc->possible_crtcs = BIT(pipe);
+	enc->possible_clones = BIT(t->num_encoders);
+	return (u8)t->num_encoders++;
+}
+
+/*
+ * Crossbar: every CRTC may drive every Virtual encoder, and the encoders
+ * but the last may share one (clone mode). The last cannot be cloned with
+ * another display, like an internal panel that takes a CRTC of its own:
+ * so both valid and invalid clone sets exist for atomic_check to tell
+ * apart.
+ */
+static void atomkms_topo_crossbar(struct atomkms_topology *t)
+{
+	u32 all = atomkms_topo_crtc_mask(t->num_crtcs), clones = 0, i;
+
+	for (i = 0; i + 1 < t->num_connectors; i++)
+		clones |= BIT(t->connectors[i].encoder);
+	for (i = 0; i < t->num_connectors; i++) {
+		struct atomkms_topo_encoder *enc =
+			&t->encoders[t->connectors[i].encoder];
+
+		enc->possible_crtcs = all;
+		if (i + 1 < t->num_connectors)
+			enc->possible_clones = clones;
+	}
+}
+
+/*
+ * A writeback encoder taps the frame its CRTC scans out, as a display
+ * engine's writeback does: it may be cloned with every display encoder
+ * that CRTC may drive (weston's writeback screenshots need it).
+ */
+static void atomkms_topo_writeback_clones(struct atomkms_topology *t)
+{
+	u32 w, e;
+
+	for (w = 0; w < t->num_encoders; w++) {
+		struct atomkms_topo_encoder *wb = &t->encoders[w];
+
+		if (wb->kind != ATOMKMS_TOPO_ENC_WRITEBACK)
+			continue;
+		for (e = 0; e < t->num_encoders; e++) {
+			struct atomkms_topo_encoder *enc = &t->encoders[e];
+
+			if (enc->kind != ATOMKMS_TOPO_ENC_VIRTUAL ||
+			    !(enc->possible_crtcs & wb->possible_crtcs))
+				continue;
+			enc->possible_clones |= BIT(w);
+			wb->possible_clones |= BIT(e);
+		}
+	}
+}
+
+/* The connector on CRTC @i: its own rate, or the last one given, or 60. */
+static u32 atomkms_params_refresh(const struct atomkms_params *p, u32 i)
+{
+	u32 hz;
+
+	if (!p->num_refresh)
+		return 60;
+	hz = p->refresh[i < p->num_refresh ? i : p->num_refresh - 1];
+	/* Out of range either way; kept so for the connector rule. */
+	return hz > 0xffff ? 0xffff : hz;
+}
+
+/* What from_params() refuses before it builds anything. */
+static const char *atomkms_params_check(const struct atomkms_params *p)
+{
+	u32 per_crtc;
+
+	if (p->num_crtcs < 1 || p->num_crtcs > ATOMKMS_TOPO_MAX_CRTCS)
+		return "num_crtcs must be 1 to 8";
+	if (p->num_connectors > (int)p->num_crtcs)
+		return "num_connectors must be 0 to num_crtcs";
+	if (p->num_overlays > ATOMKMS_TOPO_MAX_PLANES)
+		return "planes: at most 32 in all (DRM's plane masks are 32 bits)";
+	per_crtc = 1 + p->num_overlays + (p->cursor ? 1 : 0);
+	if (per_crtc * p->num_crtcs > ATOMKMS_TOPO_MAX_PLANES)
+		return "planes: at most 32 in all (DRM's plane masks are 32 bits)";
+	if (p->max_scale_factor < 1 || p->max_scale_factor > 16)
+		return "max_scale_factor must be 1 to 16";
+	if (p->num_refresh > ATOMKMS_TOPO_MAX_CRTCS)
+		return "refresh: at most 8 rates";
+	if (p->max_width < ATOMKMS_TOPO_MIN_MODE_W ||
+	    p->max_width > ATOMKMS_TOPO_MAX_MODE_W ||
+	    p->max_height < ATOMKMS_TOPO_MIN_MODE_H ||
+	    p->max_height > ATOMKMS_TOPO_MAX_MODE_H)
+		return "connectors: the largest mode must be 640x480 to 8192x8192";
+	if (p->pref_width > p->max_width || p->pref_height > p->max_height)
+		return "connectors: the preferred mode is larger than the largest";
+	return NULL;
+}
+
+/**
+ * atomkms_topology_from_params - the default topology of the parameters
+ * @p: the module parameters
+ * @t: filled in
+ * @why: on error, which rule the parameters break
+ *
+ * Each CRTC i gets, in this order: a primary plane (zpos 0), its
+ * overlays (zpos 1 up, after the previous CRTCs' when shared), a cursor
+ * on top of every overlay, the CRTC, then a Virtual encoder and connector
+ * if i < num_connectors, and a writeback connector if writeback_mask has
+ * bit i. The routing follows: each encoder on its own CRTC, or with
+ * crossbar any CRTC's; writeback encoders cloned with the displays of
+ * their CRTC. The result is not validated: call
+ * atomkms_topology_validate().
+ *
+ * Return: 0, or -EINVAL if the parameters cannot make a topology at all.
+ */
+int atomkms_topology_from_params(const struct atomkms_params *p,
+				 struct atomkms_topology *t, const char **why)
+{
+	const char *err = atomkms_params_check(p);
+	u32 n = p->num_crtcs, conns, max_overlay, all, i, j;
+	int min_scale, max_scale;
+
+	memset(t, 0, sizeof(*t));
+	if (err) {
+		*why = err;
+		return -ATOMKMS_TOPO_EINVAL;
+	}
+	conns = p->num_connectors < 0 ? n : (u32)p->num_connectors;
+	max_overlay = p->num_overlays * (p->shared_overlays ? n : 1);
+	all = atomkms_topo_crtc_mask(n);
+	min_scale = ATOMKMS_TOPO_SCALE_ONE / (int)p->max_scale_factor;
+	max_scale = ATOMKMS_TOPO_SCALE_ONE * (int)p->max_scale_factor;
+
+	t->num_crtcs = n;
+	for (i = 0; i < n; i++) {
+		struct atomkms_topo_crtc *crtc = &t->crtcs[i];
+
+		crtc->primary = atomkms_topo_add_plane(t, ATOMKMS_TOPO_PRIMARY,
+						       i, BIT(i), 0, 0, 0,
+						       min_scale, max_scale);
+		for (j = 0; j < p->num_overlays; j++) {
+			u32 zpos = 1 + j;
+
+			if (p->shared_overlays)
+				zpos += i * p->num_overlays;
+			atomkms_topo_add_plane(t, ATOMKMS_TOPO_OVERLAY, i,
+					       p->shared_overlays ? all : BIT(i),
+					       zpos, 1, max_overlay,
+					       min_scale, max_scale);
+		}
+		crtc->cursor = ATOMKMS_TOPO_NONE;
+		if (p->cursor)
+			crtc->cursor = atomkms_topo_add_plane(t,
+							      ATOMKMS_TOPO_CURSOR,
+							      i, BIT(i),
+							      max_overlay + 1,
+							      max_overlay + 1,
+							      max_overlay + 1,
+							      ATOMKMS_TOPO_SCALE_ONE,
+							      ATOMKMS_TOPO_SCALE_ONE);
+		crtc->lut_size = ATOMKMS_TOPO_LUT_SIZE;
+
+		if (i < conns) {
+			struct atomkms_topo_connector *c =
+				&t->connectors[t->num_connectors++];
+
+			c->encoder = atomkms_topo_add_encoder(t,
+							      ATOMKMS_TOPO_ENC_VIRTUAL,
+							      i);
+			c->connected = true;
+			c->pref_width = (u16)p->pref_width;
+			c->pref_height = (u16)p->pref_height;
+			c->refresh = (u16)atomkms_params_refresh(p, i);
+			c->max_width = (u16)p->max_width;
+			c->max_height = (u16)p->max_height;
+		}
+		if (p->writeback && (p->writeback_mask & BIT(i)))
+			atomkms_topo_add_encoder(t, ATOMKMS_TOPO_ENC_WRITEBACK, i);
+	}
+	if (p->crossbar)
+		atomkms_topo_crossbar(t);
+	atomkms_topo_writeback_clones(t);
+	return 0;
+}
+
+/* The rules. Each returns NULL, or what is wrong. */
+
+static const char *atomkms_topo_check_counts(const struct atomkms_topology *t)
+{
+	if (t->num_crtcs < 1 || t->num_crtcs > ATOMKMS_TOPO_MAX_CRTCS)
+		return "crtcs: 1 to 8";
+	if (t->num_planes > ATOMKMS_TOPO_MAX_PLANES)
+		return "planes: at most 32 in all (DRM's plane masks are 32 bits)";
+	if (t->num_encoders > ATOMKMS_TOPO_MAX_ENCODERS)
+		return "encoders: at most 16";
+	if (t->num_connectors > ATOMKMS_TOPO_MAX_CONNECTORS)
+		return "connectors: at most 16";
+	return NULL;
+}
+
+/* Objects are listed pipe by pipe, as the device creates them. */
+static const char *atomkms_topo_check_order(const struct atomkms_topology *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_planes; i++)
+		if (t->planes[i].pipe >= t->num_crtcs ||
+		    (i && t->planes[i].pipe < t->planes[i - 1].pipe))
+			return "planes: listed pipe by pipe, each on an existing CRTC";
+	for (i = 0; i < t->num_encoders; i++)
+		if (t->encoders[i].pipe >= t->num_crtcs ||
+		    (i && t->encoders[i].pipe < t->encoders[i - 1].pipe))
+			return "encoders: listed pipe by pipe, each on an existing CRTC";
+	return NULL;
+}
+
+static const char *atomkms_topo_check_plane(const struct atomkms_topology *t,
+					    const struct atomkms_topo_plane *pl)
+{
+	u32 all = atomkms_topo_crtc_mask(t->num_crtcs);
+
+	if (pl->type > ATOMKMS_TOPO_CURSOR)
+		return "planes: primary, overlay or cursor";
+	if (!(pl->possible_crtcs & BIT(pl->pipe)) || (pl->possible_crtcs & ~all))
+		return "planes: possible CRTCs must exist and include the plane's own";
+	if (pl->zpos < pl->zpos_min || pl->zpos > pl->zpos_max)
+		return "planes: zpos outside its range";
+	if (pl->type != ATOMKMS_TOPO_OVERLAY && pl->zpos_min != pl->zpos_max)
+		return "planes: a primary's or cursor's zpos is immutable";
+	if (pl->min_scale < ATOMKMS_TOPO_MIN_SCALE ||
+	    pl->min_scale > ATOMKMS_TOPO_SCALE_ONE ||
+	    pl->max_scale < ATOMKMS_TOPO_SCALE_ONE ||
+	    pl->max_scale > ATOMKMS_TOPO_MAX_SCALE)
+		return "planes: scaling limits must be 1/16 to 1 and 1 to 16";
+	if (pl->type == ATOMKMS_TOPO_CURSOR &&
+	    (pl->min_scale != ATOMKMS_TOPO_SCALE_ONE ||
+	     pl->max_scale != ATOMKMS_TOPO_SCALE_ONE))
+		return "planes: cursors do not scale";
+	return NULL;
+}
+
+/* Is plane @p CRTC @i's own plane of @type (its primary or cursor)? */
+static bool atomkms_topo_own_plane(const struct atomkms_topology *t, u32 p,
+				   u32 i, u8 type)
+{
+	return p < t->num_planes && t->planes[p].type == type &&
+	       t->planes[p].pipe == i && t->planes[p].possible_crtcs == BIT(i);
+}
+
+static const char *atomkms_topo_check_crtcs(const struct atomkms_topology *t)
+{
+	u32 i, p, primaries = 0, cursors = 0;
+
+	for (i = 0; i < t->num_crtcs; i++) {
+		const struct atomkms_topo_crtc *crtc = &t->crtcs[i];
+		u32 reach = 0;
+
+		if (!atomkms_topo_own_plane(t, crtc->primary, i,
+					    ATOMKMS_TOPO_PRIMARY))
+			return "crtcs: each has a primary plane of its own";
+		primaries++;
+		if (crtc->cursor != ATOMKMS_TOPO_NONE) {
+			if (!atomkms_topo_own_plane(t, crtc->cursor, i,
+						    ATOMKMS_TOPO_CURSOR))
+				return "crtcs: a cursor plane is the CRTC's own";
+			cursors++;
+		}
+		if (crtc->lut_size != ATOMKMS_TOPO_LUT_SIZE)
+			return "crtcs: LUTs have 256 entries";
+		for (p = 0; p < t->num_planes; p++)
+			reach += !!(t->planes[p].possible_crtcs & BIT(i));
+		if (reach > ATOMKMS_TOPO_MAX_CRTC_PLANES)
+			return "crtcs: at most 16 planes may feed one CRTC (the compositor's)";
+	}
+	for (p = 0; p < t->num_planes; p++) {
+		primaries -= t->planes[p].type == ATOMKMS_TOPO_PRIMARY;
+		cursors -= t->planes[p].type == ATOMKMS_TOPO_CURSOR;
+	}
+	if (primaries || cursors)
+		return "planes: every primary and cursor plane belongs to one CRTC";
+	return NULL;
+}
+
+static const char *
+atomkms_topo_check_encoders(const struct atomkms_topology *t)
+{
+	u32 all = atomkms_topo_crtc_mask(t->num_crtcs), i, j, wb = 0;
+
+	for (i = 0; i < t->num_encoders; i++) {
+		const struct atomkms_topo_encoder *enc = &t->encoders[i];
+
+		if (enc->kind > ATOMKMS_TOPO_ENC_WRITEBACK)
+			return "encoders: Virtual or writeback";
+		if (!(enc->possible_crtcs & BIT(enc->pipe)) ||
+		    (enc->possible_crtcs & ~all))
+			return "encoders: possible CRTCs must exist and include the encoder's own";
+		if (enc->kind == ATOMKMS_TOPO_ENC_WRITEBACK) {
+			if (enc->possible_crtcs != BIT(enc->pipe))
+				return "encoders: a writeback connector taps one CRTC";
+			if (wb & BIT(enc->pipe))
+				return "encoders: one writeback connector per CRTC";
+			wb |= BIT(enc->pipe);
+		}
+		if (!(enc->possible_clones & BIT(i)))
+			return "encoders: each is in its own possible clones";
+		if (enc->possible_clones >> t->num_encoders)
+			return "encoders: possible clones must exist";
+		for (j = 0; j < t->num_encoders; j++)
+			if (!!(enc->possible_clones & BIT(j)) !=
+			    !!(t->encoders[j].possible_clones & BIT(i)))
+				return "encoders: possible clones are mutual";
+	}
+	return NULL;
+}
+
+static const char *
+atomkms_topo_check_connector(const struct atomkms_topology *t, u32 i)
+{
+	const struct atomkms_topo_connector *c = &t->connectors[i];
+	u32 j;
+
+	if (c->encoder >= t->num_encoders ||
+	    t->encoders[c->encoder].kind != ATOMKMS_TOPO_ENC_VIRTUAL)
+		return "connectors: each has a Virtual encoder";
+	for (j = 0; j < i; j++)
+		if (t->connectors[j].encoder == c->encoder)
+			return "connectors: each has an encoder of its own";
+	if (c->refresh < 1 || c->refresh > ATOMKMS_TOPO_MAX_REFRESH)
+		return "connectors: refresh must be 1 to 1000 Hz";
+	if (c->max_width < ATOMKMS_TOPO_MIN_MODE_W ||
+	    c->max_width > ATOMKMS_TOPO_MAX_MODE_W ||
+	    c->max_height < ATOMKMS_TOPO_MIN_MODE_H ||
+	    c->max_height > ATOMKMS_TOPO_MAX_MODE_H)
+		return "connectors: the largest mode must be 640x480 to 8192x8192";
+	if (c->pref_width > c->max_width || c->pref_height > c->max_height)
+		return "connectors: the preferred mode is larger than the largest";
+	return NULL;
+}
+
+static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
+{
+	u32 i, displays = 0;
+	const char *err;
+
+	for (i = 0; i < t->num_connectors; i++) {
+		err = atomkms_topo_check_connector(t, i);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < t->num_encoders; i++)
+		displays += t->encoders[i].kind == ATOMKMS_TOPO_ENC_VIRTUAL;
+	if (displays != t->num_connectors)
+		return "encoders: each Virtual encoder has a connector";
+	if (!t->num_encoders)
+		return "connectors: none at all (with no display, a writeback connector is needed)";
+	return NULL;
+}
+
+/**
+ * atomkms_topology_validate - check a topology before a device is built
+ * @t: the topology
+ * @why: on error, the rule it breaks, named in a sentence
+ *
+ * Return: 0, or -EINVAL.
+ */
+int atomkms_topology_validate(const struct atomkms_topology *t,
+			      const char **why)
+{
+	const char *err;
+	u32 i;
+
+	err = atomkms_topo_check_counts(t);
+	if (!err)
+		err = atomkms_topo_check_order(t);
+	for (i = 0; !err && i < t->num_planes; i++)
+		err = atomkms_topo_check_plane(t, &t->planes[i]);
+	if (!err)
+		err = atomkms_topo_check_crtcs(t);
+	if (!err)
+		err = atomkms_topo_check_encoders(t);
+	if (!err)
+		err = atomkms_topo_check_outputs(t);
+	if (err) {
+		*why = err;
+		return -ATOMKMS_TOPO_EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * atomkms_topology_writeback - the writeback encoder of a CRTC
+ * @t: a valid topology
+ * @crtc: the CRTC's index
+ *
+ * Return: the encoder's index, or -1 if the CRTC has none.
+ */
+int atomkms_topology_writeback(const struct atomkms_topology *t, u32 crtc)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_encoders; i++)
+		if (t->encoders[i].kind == ATOMKMS_TOPO_ENC_WRITEBACK &&
+		    t->encoders[i].pipe == crtc)
+			return (int)i;
+	return -1;
+}

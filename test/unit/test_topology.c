@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of module/atomkms_topology.c: the default topology of every
+ * parameter combination the README allows, checked against the rules
+ * restated here independently (object order, zpos, the routing masks),
+ * and each validation rule broken once on purpose.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomkms_topology.h"
+#include "check.h"
+
+static struct atomkms_params defaults(void)
+{
+	struct atomkms_params p = {
+		.num_crtcs = 1,
+		.num_overlays = 3,
+		.cursor = true,
+		.num_connectors = -1,
+		.writeback = true,
+		.writeback_mask = 0xff,
+		.max_scale_factor = 4,
+		.max_width = 4096,
+		.max_height = 2160,
+		.pref_width = 1920,
+		.pref_height = 1080,
+	};
+	return p;
+}
+
+/* Would the README's rules take these parameters? */
+static bool params_ok(const struct atomkms_params *p, u32 conns, u32 wbs)
+{
+	u32 per_crtc = 1 + p->num_overlays + p->cursor;
+	u32 reach = 1 + p->num_overlays *
+		    (p->shared_overlays ? p->num_crtcs : 1) + p->cursor;
+
+	return per_crtc * p->num_crtcs <= 32 && reach <= 16 && (conns || wbs);
+}
+
+/*
+ * The expected topology, restated: per CRTC a primary, the overlays, a
+ * cursor, then the Virtual encoder (first num_connectors CRTCs) and the
+ * writeback encoder (writeback_mask). Returns the number of problems.
+ */
+static int compare(const struct atomkms_params *p,
+		   const struct atomkms_topology *t, u32 conns)
+{
+	u32 n = p->num_crtcs, all = (1u << n) - 1, i, j, pl = 0, enc = 0;
+	u32 max_ov = p->num_overlays * (p->shared_overlays ? n : 1);
+	u32 disp_enc[8], wb_enc[8], ndisp = 0, bad = 0;
+	int ms = p->max_scale_factor;
+
+	bad += t->num_crtcs != n || t->num_connectors != conns;
+	for (i = 0; i < n; i++) {
+		const struct atomkms_topo_plane *q = &t->planes[pl];
+
+		bad += t->crtcs[i].primary != pl || q->type != ATOMKMS_TOPO_PRIMARY ||
+		       q->possible_crtcs != 1u << i || q->zpos != 0 ||
+		       q->min_scale != 65536 / ms || q->max_scale != 65536 * ms;
+		pl++;
+		for (j = 0; j < p->num_overlays; j++, pl++) {
+			q = &t->planes[pl];
+			bad += q->type != ATOMKMS_TOPO_OVERLAY || q->pipe != i ||
+			       q->zpos != 1 + j + (p->shared_overlays ?
+						   i * p->num_overlays : 0) ||
+			       q->zpos_min != 1 || q->zpos_max != max_ov ||
+			       q->possible_crtcs != (p->shared_overlays ? all :
+						     1u << i);
+		}
+		if (p->cursor) {
+			q = &t->planes[pl];
+			bad += t->crtcs[i].cursor != pl ||
+			       q->type != ATOMKMS_TOPO_CURSOR ||
+			       q->zpos != max_ov + 1 || q->zpos_min != max_ov + 1 ||
+			       q->max_scale != 65536;
+			pl++;
+		} else {
+			bad += t->crtcs[i].cursor != ATOMKMS_TOPO_NONE;
+		}
+		disp_enc[i] = wb_enc[i] = ~0u;
+		if (i < conns) {
+			disp_enc[i] = enc++;
+			ndisp++;
+		}
+		if (p->writeback && (p->writeback_mask & (1u << i)))
+			wb_enc[i] = enc++;
+	}
+	bad += t->num_planes != pl || t->num_encoders != enc;
+	if (bad)
+		return bad;
+
+	for (i = 0; i < n; i++) {
+		u32 e = disp_enc[i], want_crtcs, want_clones;
+
+		if (e == ~0u)
+			continue;
+		want_crtcs = p->crossbar ? all : 1u << i;
+		want_clones = 1u << e;
+		if (p->crossbar && i + 1 < ndisp)
+			for (j = 0; j + 1 < ndisp; j++)
+				want_clones |= 1u << disp_enc[j];
+		for (j = 0; j < n; j++)
+			if (wb_enc[j] != ~0u && (want_crtcs & (1u << j)))
+				want_clones |= 1u << wb_enc[j];
+		bad += t->encoders[e].kind != ATOMKMS_TOPO_ENC_VIRTUAL ||
+		       t->encoders[e].possible_crtcs != want_crtcs ||
+		       t->encoders[e].possible_clones != want_clones ||
+		       t->connectors[i].encoder != e;
+	}
+	for (i = 0; i < n; i++) {
+		u32 w = wb_enc[i], want_clones;
+
+		if (w == ~0u)
+			continue;
+		want_clones = 1u << w;
+		for (j = 0; j < ndisp; j++)
+			if (p->crossbar || j == i)
+				want_clones |= 1u << disp_enc[j];
+		bad += t->encoders[w].kind != ATOMKMS_TOPO_ENC_WRITEBACK ||
+		       t->encoders[w].possible_crtcs != 1u << i ||
+		       t->encoders[w].possible_clones != want_clones ||
+		       atomkms_topology_writeback(t, i) != (int)w;
+	}
+	return bad;
+}
+
+static void test_every_combination(void)
+{
+	static const u32 masks[] = { 0, 0xff, 0x1, 0x2, 0xaa };
+	unsigned long tried = 0, valid = 0, wrong = 0;
+	struct atomkms_params p = defaults();
+	struct atomkms_topology t;
+	u32 m, w, x;
+
+	for (p.num_crtcs = 1; p.num_crtcs <= 8; p.num_crtcs++)
+	for (p.num_overlays = 0; p.num_overlays <= 15; p.num_overlays++)
+	for (x = 0; x < 8; x++)
+	for (p.num_connectors = -1; p.num_connectors <= (int)p.num_crtcs;
+	     p.num_connectors++)
+	for (m = 0; m < ARRAY_SIZE(masks); m++) {
+		u32 conns = p.num_connectors < 0 ? p.num_crtcs :
+			    (u32)p.num_connectors;
+		u32 wbs;
+		const char *why = NULL;
+		bool want, got;
+		int ret;
+
+		p.shared_overlays = x & 1;
+		p.cursor = x & 2;
+		p.crossbar = x & 4;
+		p.writeback = masks[m] != 0;
+		p.writeback_mask = masks[m];
+		wbs = p.writeback_mask & ((1u << p.num_crtcs) - 1);
+		want = params_ok(&p, conns, wbs);
+		ret = atomkms_topology_from_params(&p, &t, &why);
+		if (!ret)
+			ret = atomkms_topology_validate(&t, &why);
+		got = !ret;
+		tried++;
+		if (got != want) {
+			if (wrong++ < 5)
+				CHECK(0, "crtcs %u overlays %u%s%s%s conns %d wb 0x%x: %s (%s)",
+				      p.num_crtcs, p.num_overlays,
+				      p.shared_overlays ? " shared" : "",
+				      p.cursor ? " cursor" : "",
+				      p.crossbar ? " crossbar" : "",
+				      p.num_connectors, p.writeback_mask,
+				      got ? "accepted" : "refused", why);
+			continue;
+		}
+		if (!got)
+			continue;
+		valid++;
+		w = compare(&p, &t, conns);
+		if (w && wrong++ < 5)
+			CHECK(0, "crtcs %u overlays %u x %u conns %d wb 0x%x: %u differences",
+			      p.num_crtcs, p.num_overlays, x, p.num_connectors,
+			      p.writeback_mask, w);
+	}
+	CHECK(!wrong, "%lu of %lu combinations wrong", wrong, tried);
+	CHECK(valid > 1000, "only %lu valid combinations", valid);
+	printf("# %lu parameter combinations, %lu valid\n", tried, valid);
+}
+
+/* Refresh rates, scaling and mode limits reach the objects. */
+static void test_values(void)
+{
+	struct atomkms_params p = defaults();
+	struct atomkms_topology t;
+	const char *why = "";
+	u32 i;
+
+	p.num_crtcs = 4;
+	p.num_overlays = 1;
+	p.refresh[0] = 60;
+	p.refresh[1] = 144;
+	p.num_refresh = 2;
+	p.max_scale_factor = 16;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "4 CRTCs: %s", why);
+	CHECK(t.connectors[0].refresh == 60 && t.connectors[1].refresh == 144 &&
+	      t.connectors[3].refresh == 144,
+	      "the CRTCs beyond the rates given take the last");
+	CHECK(t.planes[0].min_scale == 4096 && t.planes[0].max_scale == 16 << 16,
+	      "scale 1/16 to 16");
+	for (i = 0; i < t.num_connectors; i++)
+		CHECK(t.connectors[i].connected &&
+		      t.connectors[i].pref_width == 1920 &&
+		      t.connectors[i].max_height == 2160, "connector %u", i);
+	p.num_refresh = 0;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[2].refresh == 60, "60 Hz by default");
+	CHECK(t.crtcs[3].lut_size == 256, "LUT size");
+}
+
+#define REFUSED(what, expr, rule) do {					\
+	const char *why_ = "";						\
+	int ret_ = (expr);						\
+	CHECK(ret_ == -22 && strstr(why_ = why, rule),			\
+	      "%s: %d, \"%s\", want \"%s\"", what, ret_, why_, rule);	\
+} while (0)
+
+static void test_bad_params(void)
+{
+	struct atomkms_params p;
+	struct atomkms_topology t;
+	const char *why = "";
+
+#define BAD_PARAM(field, value, rule) do {				\
+	p = defaults();							\
+	p.field = value;						\
+	REFUSED(#field "=" #value,					\
+		atomkms_topology_from_params(&p, &t, &why), rule);	\
+} while (0)
+	BAD_PARAM(num_crtcs, 0, "num_crtcs must be 1 to 8");
+	BAD_PARAM(num_crtcs, 9, "num_crtcs must be 1 to 8");
+	BAD_PARAM(num_connectors, 2, "num_connectors must be 0 to num_crtcs");
+	BAD_PARAM(num_overlays, 31, "at most 32 in all");
+	BAD_PARAM(num_overlays, 0x40000000, "at most 32 in all");
+	BAD_PARAM(max_scale_factor, 0, "max_scale_factor");
+	BAD_PARAM(max_scale_factor, 17, "max_scale_factor");
+	BAD_PARAM(max_width, 639, "largest mode");
+	BAD_PARAM(max_height, 8193, "largest mode");
+	BAD_PARAM(pref_width, 4097, "preferred mode is larger");
+	BAD_PARAM(num_refresh, 9, "at most 8 rates");
+#undef BAD_PARAM
+	/* 8 CRTCs with 3 overlays and a cursor each: 40 planes. */
+	p = defaults();
+	p.num_crtcs = 8;
+	REFUSED("40 planes", atomkms_topology_from_params(&p, &t, &why),
+		"at most 32 in all");
+	/* Shared overlays: 4 CRTCs reach 4 x 4 overlays each. */
+	p = defaults();
+	p.num_crtcs = 4;
+	p.num_overlays = 4;
+	p.shared_overlays = true;
+	p.cursor = false;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built");
+	REFUSED("18 planes on a CRTC", atomkms_topology_validate(&t, &why),
+		"at most 16 planes may feed one CRTC");
+	p = defaults();
+	p.refresh[0] = 1001;
+	p.num_refresh = 1;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built");
+	REFUSED("1001 Hz", atomkms_topology_validate(&t, &why),
+		"refresh must be 1 to 1000");
+	p.refresh[0] = 70000;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built");
+	REFUSED("70000 Hz", atomkms_topology_validate(&t, &why),
+		"refresh must be 1 to 1000");
+	p = defaults();
+	p.num_connectors = 0;
+	p.writeback = false;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built");
+	REFUSED("nothing to show", atomkms_topology_validate(&t, &why),
+		"none at all");
+}
+
+/* Each rule of validate, broken in a valid topology of two CRTCs. */
+static void test_rules(void)
+{
+	struct atomkms_params p = defaults();
+	struct atomkms_topology good, t;
+	const char *why = "";
+
+	p.num_crtcs = 2;
+	p.crossbar = true;
+	CHECK(!atomkms_topology_from_params(&p, &good, &why) &&
+	      !atomkms_topology_validate(&good, &why), "base: %s", why);
+	/* Planes 0-4 and encoders 0 (Virtual), 1 (writeback) are CRTC 0's. */
+
+#define BROKEN(change, rule) do {					\
+	t = good;							\
+	change;								\
+	REFUSED(#change, atomkms_topology_validate(&t, &why), rule);	\
+} while (0)
+	BROKEN(t.num_crtcs = 0, "crtcs: 1 to 8");
+	BROKEN(t.num_planes = 33, "at most 32 in all");
+	BROKEN(t.num_encoders = 17, "encoders: at most 16");
+	BROKEN(t.planes[3].pipe = 1, "planes: listed pipe by pipe");
+	BROKEN(t.planes[9].pipe = 2, "planes: listed pipe by pipe");
+	BROKEN(t.encoders[0].pipe = 1, "encoders: listed pipe by pipe");
+	BROKEN(t.planes[1].type = 3, "primary, overlay or cursor");
+	BROKEN(t.planes[1].possible_crtcs = 2, "include the plane's own");
+	BROKEN(t.planes[1].possible_crtcs = 5, "possible CRTCs must exist");
+	BROKEN(t.planes[1].zpos = 9, "zpos outside its range");
+	BROKEN(t.planes[0].zpos_max = 1, "zpos is immutable");
+	BROKEN(t.planes[1].min_scale = 100, "scaling limits");
+	BROKEN(t.planes[1].max_scale = 17 << 16, "scaling limits");
+	BROKEN(t.planes[4].max_scale = 2 << 16, "cursors do not scale");
+	BROKEN(t.crtcs[1].primary = 0, "a primary plane of its own");
+	BROKEN(t.crtcs[0].primary = 1, "a primary plane of its own");
+	BROKEN(t.crtcs[0].cursor = 9, "cursor plane is the CRTC's own");
+	BROKEN(t.crtcs[0].cursor = ATOMKMS_TOPO_NONE,
+	       "every primary and cursor plane belongs to one CRTC");
+	BROKEN(t.crtcs[1].lut_size = 1024, "LUTs have 256 entries");
+	BROKEN(t.encoders[0].kind = 2, "Virtual or writeback");
+	BROKEN(t.encoders[0].possible_crtcs = 2, "include the encoder's own");
+	BROKEN(t.encoders[1].possible_crtcs = 3, "taps one CRTC");
+	BROKEN(t.encoders[3].pipe = 0; t.encoders[3].possible_crtcs = 1,
+	       "listed pipe by pipe");
+	BROKEN(t.encoders[2].possible_clones &= ~4u, "in its own possible clones");
+	BROKEN(t.encoders[2].possible_clones |= 16, "clones must exist");
+	BROKEN(t.encoders[1].possible_clones &= ~1u, "clones are mutual");
+	BROKEN(t.connectors[0].encoder = 1, "has a Virtual encoder");
+	BROKEN(t.connectors[1].encoder = 0, "an encoder of its own");
+	BROKEN(t.connectors[1].refresh = 0, "refresh must be 1 to 1000");
+	BROKEN(t.connectors[0].max_width = 600, "largest mode");
+	BROKEN(t.connectors[0].pref_height = 2161, "preferred mode is larger");
+	BROKEN(t.num_connectors = 1, "each Virtual encoder has a connector");
+	BROKEN(t.num_connectors = 0; t.num_encoders = 0,
+	       "none at all");
+#undef BROKEN
+	/* Two writeback connectors on CRTC 1. */
+	t = good;
+	t.encoders[2].kind = ATOMKMS_TOPO_ENC_WRITEBACK;
+	t.encoders[2].possible_crtcs = 2;
+	REFUSED("two writebacks", atomkms_topology_validate(&t, &why),
+		"one writeback connector per CRTC");
+}
+
+int main(void)
+{
+	test_every_combination();
+	test_values();
+	test_bad_params();
+	test_rules();
+	return check_done("test_topology");
+}
