@@ -149,3 +149,11 @@ deb:
 
 check-dkms:
 	@test/dkms.sh
+
+# Weston's own DRM-backend tests (drm-smoke, drm-writeback-screenshot),
+# built once in a trixie chroot in $(CACHE)/weston-build and run in the
+# clients image (test/run-weston-tests.sh; not part of check). When the
+# archive has no weston source, WESTON_GIT=clone builds upstream's tag.
+.PHONY: check-weston
+check-weston: module
+	@test/run-weston-tests.sh
