@@ -27,7 +27,7 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help clients \
-	sparse checkpatch lint bench sw_sync
+	sparse checkpatch lint bench sw_sync core-srcs
 
 all: module userspace sw_sync
 
@@ -54,23 +54,26 @@ $(B)/bin/atomkms-capture: userspace/atomkms-capture.c userspace/drmutil.c usersp
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) $(shell pkg-config --libs libpng) -lm
 
+# The pure-C core's one list of sources (module/core/sources.mk).
+include module/core/sources.mk
+CORE_SRCS := $(patsubst %,module/core/atomkms_%.c,$(ATOMKMS_COMPOSE_CORE))
+
 # test-writeback compares the writeback frames with the compositor core.
-CORE_SRCS := $(addprefix module/atomkms_,formats.c plane_job.c compose.c color.c crc.c writeback.c)
 $(B)/bin/test-writeback: test/guest/test-writeback.c test/guest/tap.h userspace/drmutil.c userspace/drmutil.h $(CORE_SRCS) $(wildcard include/atomkms_*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -Iinclude -o $@ userspace/drmutil.c $< $(CORE_SRCS) $(DRM_LIBS) -lm
 
 # The clients stage's checker hashes clients' screenshots with the module's
 # frame CRC (test/clients/frame-check.c).
-$(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/drmutil.h module/atomkms_crc.c include/atomkms_crc.h
+$(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/drmutil.h module/core/atomkms_crc.c include/atomkms_crc.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -Iinclude -o $@ userspace/drmutil.c $< module/atomkms_crc.c $(DRM_LIBS) $(shell pkg-config --libs libpng)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -Iinclude -o $@ userspace/drmutil.c $< module/core/atomkms_crc.c $(DRM_LIBS) $(shell pkg-config --libs libpng)
 
-# Unit tests build the module's pure-C files unchanged, against include/:
-# test_X.c tests module/atomkms_X.c; the compositor's tests are in unit.mk.
-$(B)/unit/test_%: test/unit/test_%.c module/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
+# Unit tests build the core's files unchanged, against include/:
+# test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
+$(B)/unit/test_%: test/unit/test_%.c module/core/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/atomkms_$*.c
+	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/core/atomkms_$*.c
 
 include test/unit/unit.mk
 
@@ -107,7 +110,7 @@ sparse:
 CHECKPATCH ?= $(CACHE)/checkpatch/scripts/checkpatch.pl
 checkpatch:
 	@qemu/setup.sh checkpatch
-	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h include/*.h
+	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h module/core/*.c include/*.h
 
 lint: sparse checkpatch
 
@@ -131,6 +134,10 @@ help:
 bench:
 	@bench/run.sh
 
+# The compositor core's sources, for scripts (bench/run.sh).
+core-srcs:
+	@echo $(CORE_SRCS)
+
 # The atomkms-dkms package (dkms.conf, debian/), built from a copy of only
 # what it ships so that every output stays in build/deb. make check-dkms
 # (root; also a stage of make check) installs it, loads dkms's module in
@@ -138,9 +145,10 @@ bench:
 .PHONY: deb check-dkms
 deb:
 	rm -rf $(B)/deb
-	mkdir -p $(B)/deb/atomkms/module $(B)/deb/atomkms/include
+	mkdir -p $(B)/deb/atomkms/module/core $(B)/deb/atomkms/include
 	cp -r Kbuild LICENSE dkms.conf dkms-recompress.sh debian $(B)/deb/atomkms/
 	cp module/*.[ch] $(B)/deb/atomkms/module/
+	cp module/core/*.c module/core/sources.mk $(B)/deb/atomkms/module/core/
 	cp include/*.h $(B)/deb/atomkms/include/
 	cd $(B)/deb/atomkms && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
 		{ tail -n 30 ../build.log; exit 1; }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Benchmark of the software plane compositor (module/atomkms_compose.c and
+ * Benchmark of the software plane compositor (module/core/atomkms_compose.c and
  * the core files it uses, built unchanged), against pixman doing the same
  * composition and against memcpy of one output frame.
  *

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The benchmark (`make bench`; not part of `make check`):
-#  1. native: bench/bench_compose.c, built from module/'s compositor core
+#  1. native: bench/bench_compose.c, built from module/core/'s compositor core
 #     unchanged, against pixman and memcpy; then instructions per frame
 #     under valgrind's callgrind;
 #  2. in the guest: atomkms against upstream vkms (bench/guest.sh), unless
@@ -26,9 +26,7 @@ pkg-config --exists pixman-1 ||
 	{ echo "bench: pixman-1 not found: install libpixman-1-dev (make setup)" >&2; exit 1; }
 
 # The compositor core, exactly the files the module builds.
-core="module/atomkms_formats.c module/atomkms_plane_job.c
-	module/atomkms_compose.c module/atomkms_color.c module/atomkms_crc.c
-	module/atomkms_writeback.c"
+core=$(make -s --no-print-directory -C "$top" core-srcs)
 echo "bench: building $out/bench_compose (-O2)"
 # shellcheck disable=SC2046,SC2086
 cc -O2 -g -Wall -Wextra -Iinclude $(pkg-config --cflags pixman-1) \

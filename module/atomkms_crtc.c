@@ -54,7 +54,7 @@ static enum hrtimer_restart atomkms_vblank_fire(struct hrtimer *timer)
 		   ktime_sub(hrtimer_get_expires(timer), akcrtc->frame_ns));
 
 	drm_crtc_handle_vblank(&akcrtc->base);
-	atomkms_composer_vblank(akcrtc);
+	atomkms_scanout_vblank(akcrtc);
 
 	return HRTIMER_RESTART;
 }
@@ -334,13 +334,13 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 
 	atomkms_crtc_finish_frame(akcrtc);
-	atomkms_composer_publish(akcrtc, NULL);
+	atomkms_scanout_publish(akcrtc, NULL);
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
 	hrtimer_cancel(&akcrtc->vblank_timer);
 	WRITE_ONCE(akcrtc->scanning, false);
-	flush_work(&akcrtc->compose_work);
-	atomkms_composer_cancel_wb(akcrtc);
+	flush_work(&akcrtc->scanout.work);
+	atomkms_scanout_cancel_wb(akcrtc);
 
 	/* An event on a commit that switches the CRTC off has no vblank. */
 	if (crtc->state->event && !crtc->state->active) {
@@ -369,7 +369,7 @@ void atomkms_crtc_stop(struct atomkms_crtc *akcrtc)
 	if (scanning)
 		drm_crtc_vblank_off(&akcrtc->base);
 	WRITE_ONCE(akcrtc->scanning, false);
-	cancel_work_sync(&akcrtc->compose_work);
+	cancel_work_sync(&akcrtc->scanout.work);
 }
 
 /**
@@ -378,7 +378,7 @@ void atomkms_crtc_stop(struct atomkms_crtc *akcrtc)
  * @akstate: its current state
  *
  * The visible planes in zpos order, from the current plane states. Called
- * with &atomkms_crtc.compose_lock held, by atomic_flush and by async
+ * with &atomkms_scanout.lock held, by atomic_flush and by async
  * cursor updates, which change plane states in place.
  */
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
@@ -433,7 +433,7 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
 	struct drm_pending_vblank_event *event = crtc->state->event;
 
-	atomkms_composer_publish(to_atomkms_crtc(crtc), akstate);
+	atomkms_scanout_publish(to_atomkms_crtc(crtc), akstate);
 
 	if (!event)
 		return;
@@ -444,7 +444,7 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	 * composition is reading the old one, from its next line on.
 	 */
 	if (crtc->state->async_flip &&
-	    atomkms_composer_defer_async_event(to_atomkms_crtc(crtc), event))
+	    atomkms_scanout_defer_async_event(to_atomkms_crtc(crtc), event))
 		return;
 
 	spin_lock_irq(&crtc->dev->event_lock);
@@ -499,7 +499,7 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 	drm_crtc_enable_color_mgmt(&akcrtc->base, ATOMKMS_LUT_SIZE, true,
 				   ATOMKMS_LUT_SIZE);
 
-	ret = atomkms_composer_init(akcrtc, index, ATOMKMS_MAX_FB_WIDTH);
+	ret = atomkms_scanout_init(akcrtc, index, ATOMKMS_MAX_FB_WIDTH);
 	if (ret)
 		return ERR_PTR(ret);
 	return akcrtc;

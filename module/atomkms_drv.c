@@ -4,7 +4,7 @@
  *
  * This file holds the module and its parameters, the platform device, the
  * DRM driver, and device creation, which walks the topology the
- * parameters describe (module/atomkms_topology.c).
+ * parameters describe (module/core/atomkms_topology.c).
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>

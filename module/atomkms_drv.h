@@ -28,6 +28,7 @@
 #include <drm/drm_writeback.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_scanout.h"
 #include "atomkms_topology.h"
 
 #define ATOMKMS_DRIVER_NAME	"atomkms"
@@ -110,29 +111,6 @@ struct atomkms_crtc_state {
 };
 
 /**
- * struct atomkms_frame_snapshot - what one composition reads
- * @frame: the frame, pointing at @planes
- * @planes: the planes, pointing at @jobs
- * @jobs: copies of the plane jobs
- * @color: the color pipeline, pointing into @blobs
- * @fbs: references on the framebuffers the planes read
- * @owners: the plane each of @planes belongs to
- * @blobs: references on the DEGAMMA_LUT, CTM and GAMMA_LUT blobs
- *
- * Taken under &atomkms_crtc.compose_lock, so a composition never reads a
- * state that a commit or an async cursor update is changing or freeing.
- */
-struct atomkms_frame_snapshot {
-	struct atomkms_frame frame;
-	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
-	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];
-	struct atomkms_color color;
-	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
-	struct drm_plane *owners[ATOMKMS_COMPOSE_MAX_PLANES];
-	struct drm_property_blob *blobs[3];
-};
-
-/**
  * struct atomkms_crtc - one display pipe and its simulated scanout
  * @base: the DRM CRTC
  * @vblank_timer: fires at every vblank while the CRTC is active; started in
@@ -146,35 +124,12 @@ struct atomkms_frame_snapshot {
  *               the timestamp hook
  * @scanning: @vblank_timer runs: set before it starts, cleared after it
  *            is cancelled; read locklessly by the timestamp hook
- * @compose_wq: ordered queue running @compose_work
- * @compose_work: composes the frame for CRC capture
- * @scratch: the compositor's line buffers, sized for the widest mode at
- *           load time, so no commit allocates and no frame can fail
- * @snap: the compositor's copy of the frame it composes (its own: the
- *        queue is ordered)
- * @compose_lock: protects @active, @crc_enabled, @crc_epoch, @frame_start,
- *                @frame_end and @frame_pending, between the timer, the
- *                commit, the CRC source hook and the compositor
- * @active: the committed state, swapped in by atomic_flush; the
- *          compositor copies what it needs from it under @compose_lock
- * @generation: bumped whenever @active or its planes change (commits and
- *              async cursor updates)
- * @crc_enabled: CRC capture is on
- * @crc_epoch: bumped whenever the CRC source is set or cleared, so that a
- *             composition begun for one reader never reports to the next
- * @frame_start: first vblank not yet given a CRC
- * @frame_end: latest vblank to give a CRC
- * @frame_pending: @frame_start..@frame_end wait for @compose_work
- * @composing: @compose_work is composing from @snap (@compose_lock)
- * @async_event: the event of an async flip that latched while a
- *               composition was reading the old framebuffer; sent once
- *               that composition lets go of it (@compose_lock)
+ * @scanout: its simulated scanout: the compositor run for CRCs and
+ *           writeback (atomkms_scanout.h)
  * @wb: its writeback connector, if @has_wb
  * @has_wb: @wb exists
  * @wb_cleanups: writeback jobs queued and not yet cleaned up by the
  *               core's work item, which the device's release waits for
- * @wb_jobs: writeback jobs queued but not yet signalled (@compose_lock)
- * @wb_target: where the newest of them wants the frame (@compose_lock)
  */
 struct atomkms_crtc {
 	struct drm_crtc base;
@@ -183,26 +138,11 @@ struct atomkms_crtc {
 	ktime_t last_vblank;
 	bool scanning;
 
-	struct workqueue_struct *compose_wq;
-	struct work_struct compose_work;
-	void *scratch;
-	struct atomkms_frame_snapshot snap;
-
-	spinlock_t compose_lock; /* see @compose_lock above */
-	struct atomkms_crtc_state *active;
-	u64 generation;
-	bool crc_enabled;
-	u64 crc_epoch;
-	u64 frame_start, frame_end;
-	bool frame_pending;
-	bool composing;
-	struct drm_pending_vblank_event *async_event;
+	struct atomkms_scanout scanout;
 
 	struct drm_writeback_connector wb;
 	bool has_wb;
 	atomic_t wb_cleanups;
-	unsigned int wb_jobs;
-	struct atomkms_writeback wb_target;
 };
 
 /**
@@ -288,22 +228,6 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 void atomkms_crtc_stop(struct atomkms_crtc *akcrtc);
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			      struct atomkms_crtc_state *akstate);
-
-/* atomkms_composer.c */
-int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,
-			  u32 max_width);
-void atomkms_composer_vblank(struct atomkms_crtc *akcrtc);
-void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
-			      struct atomkms_crtc_state *akstate);
-bool atomkms_composer_defer_async_event(struct atomkms_crtc *akcrtc,
-					struct drm_pending_vblank_event *event);
-int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src);
-int atomkms_crc_verify_source(struct drm_crtc *crtc, const char *src,
-			      size_t *values_cnt);
-const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
-					   size_t *count);
-
-void atomkms_composer_cancel_wb(struct atomkms_crtc *akcrtc);
 
 /* atomkms_wb_connector.c */
 int atomkms_wb_connector_create(struct atomkms_device *akdev,

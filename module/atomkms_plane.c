@@ -264,7 +264,7 @@ static void atomkms_plane_atomic_async_update(struct drm_plane *plane,
 	struct atomkms_crtc_state *akcs = to_atomkms_crtc_state(cur->crtc->state);
 
 	/* In place, as the helper wants; the compositor reads under the lock. */
-	spin_lock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
 	swap(cur->fb, new_state->fb);
 	cur->crtc_x = new_state->crtc_x;
 	cur->crtc_y = new_state->crtc_y;
@@ -278,11 +278,11 @@ static void atomkms_plane_atomic_async_update(struct drm_plane *plane,
 	cur->dst = new_state->dst;
 	cur->visible = new_state->visible;
 	to_atomkms_plane_state(cur)->job = to_atomkms_plane_state(new_state)->job;
-	if (akcrtc->active == akcs) {
+	if (akcrtc->scanout.active == akcs) {
 		atomkms_crtc_build_frame(cur->crtc, akcs);
-		akcrtc->generation++;
+		akcrtc->scanout.generation++;
 	}
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_unlock_irq(&akcrtc->scanout.lock);
 }
 
 static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {

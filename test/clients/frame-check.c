@@ -6,7 +6,7 @@
  * own side (weston's screenshots, grim, modetest's writeback dump) and
  * compares them with atomkms's live CRC, which the DRM CRC API reports
  * for the frame the CRTC scans out. An image's CRC is computed with the
- * module's own frame checksum (module/atomkms_crc.c, built unchanged), on
+ * module's own frame checksum (module/core/atomkms_crc.c, built unchanged), on
  * its pixels as the 0xXXRRGGBB lines the compositor core hashes: equal
  * values mean the image is, pixel for pixel, the frame atomkms composed.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for module/atomkms_plane_job.c, atomkms_compose.c and
+ * Unit tests for module/core/atomkms_plane_job.c, atomkms_compose.c and
  * atomkms_color.c against the per-pixel reference (ref_compose.c): every
  * format, blend mode and alpha, rotation and reflection, scaling with both
  * filters, clipping, the colour pipeline, CRCs and writeback.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for module/atomkms_edid.c: the bytes of the base block and the
+ * Unit tests for module/core/atomkms_edid.c: the bytes of the base block and the
  * CTA-861 extension, decoded back by a small decoder here, and the whole
  * EDID checked independently by edid-decode --check.
  */

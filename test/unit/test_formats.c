@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for module/atomkms_formats.c, atomkms_crc.c and
+ * Unit tests for module/core/atomkms_formats.c, atomkms_crc.c and
  * atomkms_writeback.c: the format table against DRM's, every reader
  * against the reference decoder in every direction, edge values, half
  * floats, YCbCr conversion, the frame checksum and the writeback writers.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for module/atomkms_timing.c: frame periods, refresh rates and
+ * Unit tests for module/core/atomkms_timing.c: frame periods, refresh rates and
  * the limits that keep the vblank timer sane.
  */
 #include <limits.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of module/atomkms_topology.c: the default topology of every
+ * Unit tests of module/core/atomkms_topology.c: the default topology of every
  * parameter combination the README allows, checked against the rules
  * restated here independently (object order, zpos, the routing masks),
  * and each validation rule broken once on purpose.

@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Unit tests of the compositor core (module/atomkms_{formats,plane_job,
-# compose,color,crc,writeback}.c), built unchanged against include/, with
-# the reference compositor test/unit/ref_compose.c. Included from the top
-# Makefile; adds its binaries to UNITS.
+# Unit tests of the compositor core (CORE_SRCS: module/core/sources.mk),
+# built unchanged against include/, with the reference compositor
+# test/unit/ref_compose.c. Included from the top Makefile; adds its
+# binaries to UNITS.
 
-COMPOSE_SRCS := $(addprefix module/atomkms_,formats.c plane_job.c \
-	compose.c color.c crc.c writeback.c) test/unit/ref_compose.c
+COMPOSE_SRCS := $(CORE_SRCS) test/unit/ref_compose.c
 COMPOSE_DEPS := $(COMPOSE_SRCS) $(wildcard include/atomkms_*.h) \
 	test/unit/check.h test/unit/ref_compose.h test/unit/unit.mk
 COMPOSE_UNITS := $(addprefix $(B)/unit/,test_formats test_compose \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The kernel side of the compositor: runs the pure-C core (atomkms_compose.c)
+ * The simulated scanout, the kernel side of the compositor: runs the pure-C
+ * core (module/core/atomkms_compose.c)
  * for a CRTC after each vblank while someone consumes the result, and
  * reports CRCs through the DRM debugfs CRC API (source "auto").
  *
@@ -24,12 +25,13 @@
 #include <drm/drm_writeback.h>
 
 #include "atomkms_drv.h"
+#include "atomkms_scanout.h"
 
 /*
  * Room left in the CRC queue userspace reads from debugfs. Entries beyond
  * it would be dropped by drm_crtc_add_crc_entry() with an error message
  * per frame; a reader that stalls just loses the oldest frames instead.
- * Called under compose_lock, so with interrupts off.
+ * Called under the scanout lock, so with interrupts off.
  */
 static unsigned int atomkms_crc_space(struct drm_crtc *crtc)
 {
@@ -43,7 +45,7 @@ static unsigned int atomkms_crc_space(struct drm_crtc *crtc)
 	return space;
 }
 
-/* Copy what a composition reads, and hold its buffers. Under compose_lock. */
+/* Copy what a composition reads, and hold its buffers. Under the scanout lock. */
 static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
 				  const struct atomkms_crtc_state *state)
 {
@@ -115,19 +117,19 @@ static bool atomkms_fb_same_layout(const struct drm_framebuffer *a,
 static void atomkms_compose_line_hook(void *ctx, u32 y)
 {
 	struct atomkms_crtc *akcrtc = ctx;
-	struct atomkms_frame_snapshot *snap = &akcrtc->snap;
+	struct atomkms_frame_snapshot *snap = &akcrtc->scanout.snap;
 	struct drm_framebuffer *old[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_pending_vblank_event *event;
 	struct atomkms_crtc_state *state;
 	unsigned int i, j, n = 0;
 
-	if (!READ_ONCE(akcrtc->async_event))
+	if (!READ_ONCE(akcrtc->scanout.async_event))
 		return;
 
-	spin_lock_irq(&akcrtc->compose_lock);
-	event = akcrtc->async_event;
-	akcrtc->async_event = NULL;
-	state = akcrtc->active;
+	spin_lock_irq(&akcrtc->scanout.lock);
+	event = akcrtc->scanout.async_event;
+	akcrtc->scanout.async_event = NULL;
+	state = akcrtc->scanout.active;
 	for (j = 0; state && j < state->frame.num_planes; j++) {
 		struct drm_framebuffer *fb = state->fbs[j];
 		struct drm_plane *plane =
@@ -143,7 +145,7 @@ static void atomkms_compose_line_hook(void *ctx, u32 y)
 			snap->planes[i].src = state->planes[j].src;
 		}
 	}
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_unlock_irq(&akcrtc->scanout.lock);
 
 	if (event)
 		atomkms_send_event(&akcrtc->base, event);
@@ -152,8 +154,8 @@ static void atomkms_compose_line_hook(void *ctx, u32 y)
 }
 
 /**
- * atomkms_composer_defer_async_event - hold an async flip's event
- * @akcrtc: the CRTC, whose new state atomkms_composer_publish() has
+ * atomkms_scanout_defer_async_event - hold an async flip's event
+ * @akcrtc: the CRTC, whose new state atomkms_scanout_publish() has
  *          just handed over
  * @event: the flip's event
  *
@@ -161,25 +163,25 @@ static void atomkms_compose_line_hook(void *ctx, u32 y)
  * @event once it has switched to the new one. False if none is: the
  * caller sends @event now.
  */
-bool atomkms_composer_defer_async_event(struct atomkms_crtc *akcrtc,
-					struct drm_pending_vblank_event *event)
+bool atomkms_scanout_defer_async_event(struct atomkms_crtc *akcrtc,
+				       struct drm_pending_vblank_event *event)
 {
 	bool defer;
 
-	spin_lock_irq(&akcrtc->compose_lock);
-	defer = akcrtc->composing && !akcrtc->async_event;
+	spin_lock_irq(&akcrtc->scanout.lock);
+	defer = akcrtc->scanout.composing && !akcrtc->scanout.async_event;
 	if (defer)
-		akcrtc->async_event = event;
-	spin_unlock_irq(&akcrtc->compose_lock);
+		akcrtc->scanout.async_event = event;
+	spin_unlock_irq(&akcrtc->scanout.lock);
 	return defer;
 }
 
-static void atomkms_compose_worker(struct work_struct *work)
+static void atomkms_scanout_worker(struct work_struct *work)
 {
 	struct atomkms_crtc *akcrtc =
-		container_of(work, struct atomkms_crtc, compose_work);
+		container_of(work, struct atomkms_crtc, scanout.work);
 	struct drm_crtc *crtc = &akcrtc->base;
-	struct atomkms_frame_snapshot *snap = &akcrtc->snap;
+	struct atomkms_frame_snapshot *snap = &akcrtc->scanout.snap;
 	struct drm_pending_vblank_event *event;
 	struct atomkms_crtc_state *state;
 	struct atomkms_writeback wb;
@@ -191,22 +193,22 @@ static void atomkms_compose_worker(struct work_struct *work)
 	u64 value = 0;
 	int ret;
 
-	spin_lock_irq(&akcrtc->compose_lock);
-	state = akcrtc->active;
-	start = akcrtc->frame_start;
-	end = akcrtc->frame_end;
-	crc = akcrtc->crc_enabled && akcrtc->frame_pending;
-	akcrtc->frame_pending = false;
-	wb_jobs = state ? akcrtc->wb_jobs : 0;
-	akcrtc->wb_jobs -= wb_jobs;
-	wb = akcrtc->wb_target;
-	generation = akcrtc->generation;
-	epoch = akcrtc->crc_epoch;
+	spin_lock_irq(&akcrtc->scanout.lock);
+	state = akcrtc->scanout.active;
+	start = akcrtc->scanout.frame_start;
+	end = akcrtc->scanout.frame_end;
+	crc = akcrtc->scanout.crc_enabled && akcrtc->scanout.frame_pending;
+	akcrtc->scanout.frame_pending = false;
+	wb_jobs = state ? akcrtc->scanout.wb_jobs : 0;
+	akcrtc->scanout.wb_jobs -= wb_jobs;
+	wb = akcrtc->scanout.wb_target;
+	generation = akcrtc->scanout.generation;
+	epoch = akcrtc->scanout.crc_epoch;
 	if (state && (crc || wb_jobs)) {
 		atomkms_snapshot_take(snap, state);
-		akcrtc->composing = true;
+		akcrtc->scanout.composing = true;
 	}
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_unlock_irq(&akcrtc->scanout.lock);
 
 	if (!state || (!crc && !wb_jobs))
 		return;
@@ -215,14 +217,14 @@ static void atomkms_compose_worker(struct work_struct *work)
 	snap->frame.wb = wb_jobs ? &wb : NULL;
 	snap->frame.line_hook = atomkms_compose_line_hook;
 	snap->frame.hook_ctx = akcrtc;
-	ret = atomkms_compose_frame(&snap->frame, akcrtc->scratch);
+	ret = atomkms_compose_frame(&snap->frame, akcrtc->scanout.scratch);
 
 	/* An async flip that came in during the last line latches now. */
-	spin_lock_irq(&akcrtc->compose_lock);
-	akcrtc->composing = false;
-	event = akcrtc->async_event;
-	akcrtc->async_event = NULL;
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
+	akcrtc->scanout.composing = false;
+	event = akcrtc->scanout.async_event;
+	akcrtc->scanout.async_event = NULL;
+	spin_unlock_irq(&akcrtc->scanout.lock);
 	if (event)
 		atomkms_send_event(crtc, event);
 	atomkms_snapshot_release(snap);
@@ -240,20 +242,20 @@ static void atomkms_compose_worker(struct work_struct *work)
 	 * The CRC goes to the reader it was composed for, or to nobody: the
 	 * debugfs file may have been closed and reopened meanwhile, and its
 	 * new queue exists before set_crc_source() is called. Entries are
-	 * added under compose_lock, which atomkms_crc_set_source() takes.
+	 * added under the scanout lock, which atomkms_crc_set_source() takes.
 	 */
-	spin_lock_irq(&akcrtc->compose_lock);
-	if (akcrtc->crc_epoch != epoch) {
-		spin_unlock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
+	if (akcrtc->scanout.crc_epoch != epoch) {
+		spin_unlock_irq(&akcrtc->scanout.lock);
 		return;
 	}
 	/*
 	 * Vblanks that passed while we composed showed the same committed
 	 * state: report them now rather than one composition later.
 	 */
-	if (akcrtc->generation == generation && akcrtc->frame_pending) {
-		end = akcrtc->frame_end;
-		akcrtc->frame_pending = false;
+	if (akcrtc->scanout.generation == generation && akcrtc->scanout.frame_pending) {
+		end = akcrtc->scanout.frame_end;
+		akcrtc->scanout.frame_pending = false;
 	}
 	space = atomkms_crc_space(crtc);
 	if (end - start >= space) {
@@ -265,76 +267,76 @@ static void atomkms_compose_worker(struct work_struct *work)
 	atomkms_crc_words(value, words);
 	for (n = start; n <= end; n++)
 		drm_crtc_add_crc_entry(crtc, true, n, words);
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_unlock_irq(&akcrtc->scanout.lock);
 }
 
 /**
- * atomkms_composer_cancel_wb - fail the writeback jobs the CRTC never ran
+ * atomkms_scanout_cancel_wb - fail the writeback jobs the CRTC never ran
  * @akcrtc: the CRTC, being switched off with its compositor stopped
  */
-void atomkms_composer_cancel_wb(struct atomkms_crtc *akcrtc)
+void atomkms_scanout_cancel_wb(struct atomkms_crtc *akcrtc)
 {
 	unsigned int wb_jobs;
 
-	spin_lock_irq(&akcrtc->compose_lock);
-	wb_jobs = akcrtc->wb_jobs;
-	akcrtc->wb_jobs = 0;
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
+	wb_jobs = akcrtc->scanout.wb_jobs;
+	akcrtc->scanout.wb_jobs = 0;
+	spin_unlock_irq(&akcrtc->scanout.lock);
 
 	while (wb_jobs--)
 		drm_writeback_signal_completion(&akcrtc->wb, -ECANCELED);
 }
 
 /**
- * atomkms_composer_vblank - note a vblank for the compositor
+ * atomkms_scanout_vblank - note a vblank for the compositor
  * @akcrtc: the CRTC, from its vblank timer (hard interrupt context)
  */
-void atomkms_composer_vblank(struct atomkms_crtc *akcrtc)
+void atomkms_scanout_vblank(struct atomkms_crtc *akcrtc)
 {
 	bool queue = false;
 	u64 frame;
 
-	spin_lock(&akcrtc->compose_lock);
-	if (akcrtc->active && akcrtc->wb_jobs)
+	spin_lock(&akcrtc->scanout.lock);
+	if (akcrtc->scanout.active && akcrtc->scanout.wb_jobs)
 		queue = true;
-	if (akcrtc->crc_enabled && akcrtc->active) {
+	if (akcrtc->scanout.crc_enabled && akcrtc->scanout.active) {
 		frame = drm_crtc_accurate_vblank_count(&akcrtc->base);
-		if (!akcrtc->frame_pending)
-			akcrtc->frame_start = frame;
+		if (!akcrtc->scanout.frame_pending)
+			akcrtc->scanout.frame_start = frame;
 		else
 			drm_dbg_driver(akcrtc->base.dev,
 				       "[CRTC:%d] compositor behind: frames %llu-%llu\n",
 				       akcrtc->base.base.id,
-				       akcrtc->frame_start, frame);
-		akcrtc->frame_end = frame;
-		akcrtc->frame_pending = true;
+				       akcrtc->scanout.frame_start, frame);
+		akcrtc->scanout.frame_end = frame;
+		akcrtc->scanout.frame_pending = true;
 		queue = true;
 	}
-	spin_unlock(&akcrtc->compose_lock);
+	spin_unlock(&akcrtc->scanout.lock);
 
 	if (queue)
-		queue_work(akcrtc->compose_wq, &akcrtc->compose_work);
+		queue_work(akcrtc->scanout.wq, &akcrtc->scanout.work);
 }
 
 /**
- * atomkms_composer_publish - hand the compositor a new committed state
+ * atomkms_scanout_publish - hand the compositor a new committed state
  * @akcrtc: the CRTC
  * @akstate: its new state, whose frame this builds, or NULL when the CRTC
  *           is switched off
  */
-void atomkms_composer_publish(struct atomkms_crtc *akcrtc,
-			      struct atomkms_crtc_state *akstate)
+void atomkms_scanout_publish(struct atomkms_crtc *akcrtc,
+			     struct atomkms_crtc_state *akstate)
 {
-	spin_lock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
 	if (akstate)
 		atomkms_crtc_build_frame(&akcrtc->base, akstate);
-	akcrtc->active = akstate;
-	akcrtc->generation++;
+	akcrtc->scanout.active = akstate;
+	akcrtc->scanout.generation++;
 	if (akstate && akstate->wb_queued) {
-		akcrtc->wb_jobs++;
-		akcrtc->wb_target = akstate->wb;
+		akcrtc->scanout.wb_jobs++;
+		akcrtc->scanout.wb_target = akstate->wb;
 	}
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_unlock_irq(&akcrtc->scanout.lock);
 }
 
 static const char *const atomkms_crc_sources[] = { "auto" };
@@ -363,11 +365,11 @@ int atomkms_crc_set_source(struct drm_crtc *crtc, const char *src)
 	if (!atomkms_crc_source_valid(src))
 		return -EINVAL;
 
-	spin_lock_irq(&akcrtc->compose_lock);
-	akcrtc->crc_enabled = src && *src;
-	akcrtc->crc_epoch++;
-	akcrtc->frame_pending = false;
-	spin_unlock_irq(&akcrtc->compose_lock);
+	spin_lock_irq(&akcrtc->scanout.lock);
+	akcrtc->scanout.crc_enabled = src && *src;
+	akcrtc->scanout.crc_epoch++;
+	akcrtc->scanout.frame_pending = false;
+	spin_unlock_irq(&akcrtc->scanout.lock);
 	return 0;
 }
 
@@ -378,16 +380,16 @@ const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
 	return atomkms_crc_sources;
 }
 
-static void atomkms_composer_fini(struct drm_device *drm, void *data)
+static void atomkms_scanout_fini(struct drm_device *drm, void *data)
 {
 	struct atomkms_crtc *akcrtc = data;
 
-	destroy_workqueue(akcrtc->compose_wq);
-	kvfree(akcrtc->scratch);
+	destroy_workqueue(akcrtc->scanout.wq);
+	kvfree(akcrtc->scanout.scratch);
 }
 
 /**
- * atomkms_composer_init - set up a CRTC's compositor
+ * atomkms_scanout_init - set up a CRTC's compositor
  * @akcrtc: the CRTC
  * @index: its index, for the workqueue's name
  * @max_width: the widest mode it may scan out
@@ -397,31 +399,31 @@ static void atomkms_composer_fini(struct drm_device *drm, void *data)
  *
  * Return: 0 or a negative errno; freed with the drm_device.
  */
-int atomkms_composer_init(struct atomkms_crtc *akcrtc, unsigned int index,
-			  u32 max_width)
+int atomkms_scanout_init(struct atomkms_crtc *akcrtc, unsigned int index,
+			 u32 max_width)
 {
 	struct drm_device *drm = akcrtc->base.dev;
 	int ret;
 
-	spin_lock_init(&akcrtc->compose_lock);
-	INIT_WORK(&akcrtc->compose_work, atomkms_compose_worker);
+	spin_lock_init(&akcrtc->scanout.lock);
+	INIT_WORK(&akcrtc->scanout.work, atomkms_scanout_worker);
 
-	akcrtc->scratch = kvmalloc(atomkms_compose_scratch_size(max_width),
-				   GFP_KERNEL);
-	if (!akcrtc->scratch)
+	akcrtc->scanout.scratch = kvmalloc(atomkms_compose_scratch_size(max_width),
+					   GFP_KERNEL);
+	if (!akcrtc->scanout.scratch)
 		return -ENOMEM;
-	ret = atomkms_compose_scratch_init(akcrtc->scratch, max_width);
+	ret = atomkms_compose_scratch_init(akcrtc->scanout.scratch, max_width);
 	if (ret) {
-		kvfree(akcrtc->scratch);
+		kvfree(akcrtc->scanout.scratch);
 		return ret;
 	}
 
-	akcrtc->compose_wq = alloc_ordered_workqueue("atomkms-crtc%u",
+	akcrtc->scanout.wq = alloc_ordered_workqueue("atomkms-crtc%u",
 						     WQ_HIGHPRI, index);
-	if (!akcrtc->compose_wq) {
-		kvfree(akcrtc->scratch);
+	if (!akcrtc->scanout.wq) {
+		kvfree(akcrtc->scanout.scratch);
 		return -ENOMEM;
 	}
 
-	return drmm_add_action_or_reset(drm, atomkms_composer_fini, akcrtc);
+	return drmm_add_action_or_reset(drm, atomkms_scanout_fini, akcrtc);
 }
