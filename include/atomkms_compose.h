@@ -68,11 +68,6 @@
 #define ATOMKMS_COMPOSE_MAX_DST		0x1000000
 #define ATOMKMS_COMPOSE_MAX_PLANES	16
 
-/* Errors, as negative errno values (EINVAL, ENOSPC, ERANGE). */
-#define ATOMKMS_EINVAL			22
-#define ATOMKMS_ENOSPC			28
-#define ATOMKMS_ERANGE			34
-
 /**
  * struct atomkms_plane_desc - a plane's state, as atomic check sees it
  * @fourcc: framebuffer format

@@ -18,13 +18,6 @@
 /* The name written for a NULL or empty &atomkms_edid_desc.name. */
 #define ATOMKMS_EDID_DEFAULT_NAME	"atomkms"
 
-/*
- * Errors atomkms_edid_build() returns, negated. They are the Linux errno
- * numbers (the same on every architecture), so the module can pass them on.
- */
-#define ATOMKMS_EDID_EINVAL		22	/* EINVAL */
-#define ATOMKMS_EDID_ENOSPC		28	/* ENOSPC */
-
 /**
  * struct atomkms_edid_mode - a progressive timing, as in &drm_display_mode
  * @clock_khz: pixel clock in kHz; a DTD stores it in 10 kHz units, so it is

@@ -38,4 +38,12 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 #endif
 
+/*
+ * Errors the core returns, negated: Linux's errno numbers, the same on
+ * every architecture (module/atomkms_uapi.c ties them to the kernel's).
+ */
+#define ATOMKMS_EINVAL	22
+#define ATOMKMS_ENOSPC	28
+#define ATOMKMS_ERANGE	34
+
 #endif /* ATOMKMS_TYPES_H */

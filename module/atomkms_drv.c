@@ -96,12 +96,6 @@ MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
 
 static struct platform_device *atomkms_pdev;
 
-/* The topology's plane types are DRM's. */
-static_assert((int)ATOMKMS_TOPO_PRIMARY == (int)DRM_PLANE_TYPE_PRIMARY);
-static_assert((int)ATOMKMS_TOPO_OVERLAY == (int)DRM_PLANE_TYPE_OVERLAY);
-static_assert((int)ATOMKMS_TOPO_CURSOR == (int)DRM_PLANE_TYPE_CURSOR);
-static_assert(ATOMKMS_TOPO_MAX_CRTC_PLANES == ATOMKMS_COMPOSE_MAX_PLANES);
-
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
 	.fb_create	= atomkms_fb_create,
 	.atomic_check	= drm_atomic_helper_check,

@@ -425,7 +425,7 @@ static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
  * as a DisplayID extension: 4096-wide modes reach userspace as CTA VICs.
  *
  * Return: the number of bytes written, %ATOMKMS_EDID_SIZE; or
- * -%ATOMKMS_EDID_ENOSPC if @buf_size is too small, -%ATOMKMS_EDID_EINVAL if
+ * -%ATOMKMS_ENOSPC if @buf_size is too small, -%ATOMKMS_EINVAL if
  * @desc cannot be encoded (bad range limits, or a preferred mode outside
  * them or not a valid DTD, or a line rate above 510 kHz).
  */
@@ -439,9 +439,9 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	u8 *p;
 
 	if (buf_size < ATOMKMS_EDID_SIZE)
-		return -ATOMKMS_EDID_ENOSPC;
+		return -ATOMKMS_ENOSPC;
 	if (!atomkms_edid_desc_ok(desc) || !atomkms_edid_mode_ok(desc, clock10))
-		return -ATOMKMS_EDID_EINVAL;
+		return -ATOMKMS_EINVAL;
 	for (i = 0; i < ATOMKMS_EDID_SIZE; i++)
 		buf[i] = 0;
 
@@ -498,7 +498,7 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	atomkms_edid_add_hrange(&h, clock10 * 10, desc->preferred.htotal);
 	atomkms_edid_cta(desc, buf + ATOMKMS_EDID_BLOCK, &h);
 	if (!atomkms_edid_range(desc, &h, buf + 0x48))
-		return -ATOMKMS_EDID_EINVAL;
+		return -ATOMKMS_EINVAL;
 	buf[0x5a + 3] = ATOMKMS_EDID_TAG_NAME;
 	atomkms_edid_text(buf + 0x5a + 5, desc->name);
 	buf[0x6c + 3] = ATOMKMS_EDID_TAG_DUMMY;

@@ -354,7 +354,7 @@ int atomkms_csc_init(struct atomkms_csc *csc, u32 encoding, u32 range,
 
 	if (encoding > ATOMKMS_YCBCR_BT2020 ||
 	    range > ATOMKMS_YCBCR_FULL_RANGE || (depth != 8 && depth != 10))
-		return -22;
+		return -ATOMKMS_EINVAL;
 	kr = k[encoding][0];
 	kb = k[encoding][1];
 	kg = 10000 - kr - kb;

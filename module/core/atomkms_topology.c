@@ -6,9 +6,6 @@
  */
 #include "atomkms_topology.h"
 
-/* Errors, as negative errno values (the same on every architecture). */
-#define ATOMKMS_TOPO_EINVAL	22	/* EINVAL */
-
 static u32 atomkms_topo_crtc_mask(u32 num_crtcs)
 {
 	return (u32)((1ull << num_crtcs) - 1);
@@ -159,7 +156,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 	memset(t, 0, sizeof(*t));
 	if (err) {
 		*why = err;
-		return -ATOMKMS_TOPO_EINVAL;
+		return -ATOMKMS_EINVAL;
 	}
 	conns = p->num_connectors < 0 ? n : (u32)p->num_connectors;
 	max_overlay = p->num_overlays * (p->shared_overlays ? n : 1);
@@ -418,7 +415,7 @@ int atomkms_topology_validate(const struct atomkms_topology *t,
 		err = atomkms_topo_check_outputs(t);
 	if (err) {
 		*why = err;
-		return -ATOMKMS_TOPO_EINVAL;
+		return -ATOMKMS_EINVAL;
 	}
 	return 0;
 }
