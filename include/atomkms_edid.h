@@ -7,6 +7,7 @@
 #ifndef ATOMKMS_EDID_H
 #define ATOMKMS_EDID_H
 
+#include "atomkms_timing.h"
 #include "atomkms_types.h"
 
 /* Size of one EDID block; atomkms_edid_build() writes two. */
@@ -17,28 +18,6 @@
 #define ATOMKMS_EDID_NAME_LEN		13U
 /* The name written for a NULL or empty &atomkms_edid_desc.name. */
 #define ATOMKMS_EDID_DEFAULT_NAME	"atomkms"
-
-/**
- * struct atomkms_edid_mode - a progressive timing, as in &drm_display_mode
- * @clock_khz: pixel clock in kHz; a DTD stores it in 10 kHz units, so it is
- *             rounded to the nearest 10 kHz
- * @hdisplay: active pixels per line
- * @hsync_start: first pixel of horizontal sync
- * @hsync_end: pixel after horizontal sync
- * @htotal: pixels per line including blanking
- * @vdisplay: active lines
- * @vsync_start: first line of vertical sync
- * @vsync_end: line after vertical sync
- * @vtotal: lines per frame including blanking
- * @hsync_positive: horizontal sync is active high
- * @vsync_positive: vertical sync is active high
- */
-struct atomkms_edid_mode {
-	u32 clock_khz;
-	u16 hdisplay, hsync_start, hsync_end, htotal;
-	u16 vdisplay, vsync_start, vsync_end, vtotal;
-	bool hsync_positive, vsync_positive;
-};
 
 /**
  * struct atomkms_edid_desc - the monitor an EDID describes
@@ -65,7 +44,7 @@ struct atomkms_edid_desc {
 	const char *name;
 	u16 product;
 	u32 serial;
-	struct atomkms_edid_mode preferred;
+	struct atomkms_timing preferred;
 	u32 min_vrefresh, max_vrefresh;
 	u32 max_clock_khz;
 	u16 width_mm, height_mm;
@@ -74,6 +53,6 @@ struct atomkms_edid_desc {
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 		       u32 buf_size);
-u32 atomkms_edid_max_vrefresh(const struct atomkms_edid_mode *m, u32 hz);
+u32 atomkms_edid_max_vrefresh(const struct atomkms_timing *m, u32 hz);
 
 #endif /* ATOMKMS_EDID_H */

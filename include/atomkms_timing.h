@@ -52,11 +52,18 @@ enum atomkms_timing_status {
  * @vsync_start: first line of vertical sync
  * @vsync_end: line after vertical sync
  * @vtotal: lines per frame including blanking
+ * @hsync_positive: horizontal sync is active high (an EDID says; the
+ *                  timer ignores it)
+ * @vsync_positive: vertical sync is active high
+ *
+ * The one description of a mode's timing the core takes, from the vblank
+ * timer to the EDID's detailed timings.
  */
 struct atomkms_timing {
 	u32 clock_khz;
 	u32 hdisplay, hsync_start, hsync_end, htotal;
 	u32 vdisplay, vsync_start, vsync_end, vtotal;
+	bool hsync_positive, vsync_positive;
 };
 
 enum atomkms_timing_status atomkms_timing_check(const struct atomkms_timing *t);

@@ -25,18 +25,31 @@
 #include "atomkms_drv.h"
 #include "atomkms_timing.h"
 
-static void atomkms_timing_from_mode(struct atomkms_timing *t,
-				     const struct drm_display_mode *mode)
+/**
+ * atomkms_timing_from_mode - a DRM mode's timing, as the core takes it
+ * @t: filled in
+ * @mode: the mode
+ * @hw: its hardware timings (crtc_*: what a CRTC scans out once the mode
+ *      is set), rather than the mode's own as userspace gave them
+ */
+void atomkms_timing_from_mode(struct atomkms_timing *t,
+			      const struct drm_display_mode *mode, bool hw)
 {
-	t->clock_khz = mode->crtc_clock > 0 ? mode->crtc_clock : 0;
-	t->hdisplay = mode->crtc_hdisplay;
-	t->hsync_start = mode->crtc_hsync_start;
-	t->hsync_end = mode->crtc_hsync_end;
-	t->htotal = mode->crtc_htotal;
-	t->vdisplay = mode->crtc_vdisplay;
-	t->vsync_start = mode->crtc_vsync_start;
-	t->vsync_end = mode->crtc_vsync_end;
-	t->vtotal = mode->crtc_vtotal;
+	int clock = hw ? mode->crtc_clock : mode->clock;
+
+	*t = (struct atomkms_timing){
+		.clock_khz = clock > 0 ? clock : 0,
+		.hdisplay = hw ? mode->crtc_hdisplay : mode->hdisplay,
+		.hsync_start = hw ? mode->crtc_hsync_start : mode->hsync_start,
+		.hsync_end = hw ? mode->crtc_hsync_end : mode->hsync_end,
+		.htotal = hw ? mode->crtc_htotal : mode->htotal,
+		.vdisplay = hw ? mode->crtc_vdisplay : mode->vdisplay,
+		.vsync_start = hw ? mode->crtc_vsync_start : mode->vsync_start,
+		.vsync_end = hw ? mode->crtc_vsync_end : mode->vsync_end,
+		.vtotal = hw ? mode->crtc_vtotal : mode->vtotal,
+		.hsync_positive = mode->flags & DRM_MODE_FLAG_PHSYNC,
+		.vsync_positive = mode->flags & DRM_MODE_FLAG_PVSYNC,
+	};
 }
 
 static enum hrtimer_restart atomkms_vblank_fire(struct hrtimer *timer)
@@ -152,18 +165,8 @@ static enum drm_mode_status
 atomkms_crtc_mode_valid(struct drm_crtc *crtc,
 			const struct drm_display_mode *mode)
 {
-	struct atomkms_timing t = {
-		.clock_khz = mode->clock > 0 ? mode->clock : 0,
-		.hdisplay = mode->hdisplay,
-		.hsync_start = mode->hsync_start,
-		.hsync_end = mode->hsync_end,
-		.htotal = mode->htotal,
-		.vdisplay = mode->vdisplay,
-		.vsync_start = mode->vsync_start,
-		.vsync_end = mode->vsync_end,
-		.vtotal = mode->vtotal,
-	};
 	enum atomkms_timing_status status;
+	struct atomkms_timing t;
 
 	/*
 	 * The vblank core counts an interlaced mode's fields, at half its
@@ -177,6 +180,7 @@ atomkms_crtc_mode_valid(struct drm_crtc *crtc,
 		return MODE_NO_INTERLACE;
 	}
 
+	atomkms_timing_from_mode(&t, mode, false);
 	status = atomkms_timing_check(&t);
 	if (status != ATOMKMS_TIMING_OK)
 		drm_dbg_kms(crtc->dev, "[CRTC:%d:%s] mode " DRM_MODE_FMT
@@ -281,7 +285,7 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 	}
 
 	/* mode_valid saw the user's mode; the timer runs the adjusted one. */
-	atomkms_timing_from_mode(&t, &crtc_state->adjusted_mode);
+	atomkms_timing_from_mode(&t, &crtc_state->adjusted_mode, true);
 	status = atomkms_timing_check(&t);
 	if (status != ATOMKMS_TIMING_OK) {
 		drm_dbg_atomic(crtc->dev,

@@ -29,6 +29,7 @@
 
 #include "atomkms_compose.h"
 #include "atomkms_scanout.h"
+#include "atomkms_timing.h"
 #include "atomkms_topology.h"
 
 #define ATOMKMS_DRIVER_NAME	"atomkms"
@@ -226,6 +227,8 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 					 unsigned int index);
 
 void atomkms_crtc_stop(struct atomkms_crtc *akcrtc);
+void atomkms_timing_from_mode(struct atomkms_timing *t,
+			      const struct drm_display_mode *mode, bool hw);
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			      struct atomkms_crtc_state *akstate);
 

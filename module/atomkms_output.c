@@ -52,19 +52,6 @@ static void atomkms_connector_update_edid(struct drm_connector *connector,
 	struct atomkms_edid_desc desc = {
 		.product = index,
 		.serial = index + 1,
-		.preferred = {
-			.clock_khz = pref->clock,
-			.hdisplay = pref->hdisplay,
-			.hsync_start = pref->hsync_start,
-			.hsync_end = pref->hsync_end,
-			.htotal = pref->htotal,
-			.vdisplay = pref->vdisplay,
-			.vsync_start = pref->vsync_start,
-			.vsync_end = pref->vsync_end,
-			.vtotal = pref->vtotal,
-			.hsync_positive = pref->flags & DRM_MODE_FLAG_PHSYNC,
-			.vsync_positive = pref->flags & DRM_MODE_FLAG_PVSYNC,
-		},
 		.min_vrefresh = 30,
 		.max_clock_khz = max(pref->clock, 600000),
 		/* A 96 dpi panel. */
@@ -77,6 +64,7 @@ static void atomkms_connector_update_edid(struct drm_connector *connector,
 	u8 buf[ATOMKMS_EDID_SIZE];
 	int len;
 
+	atomkms_timing_from_mode(&desc.preferred, pref, false);
 	desc.max_vrefresh = atomkms_edid_max_vrefresh(&desc.preferred, hz);
 	snprintf(name, sizeof(name), "atomkms-%u", index);
 	desc.name = name;

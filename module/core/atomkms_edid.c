@@ -181,7 +181,7 @@ static bool atomkms_edid_axis_ok(u32 display, u32 sync_start, u32 sync_end,
 static bool atomkms_edid_mode_ok(const struct atomkms_edid_desc *desc,
 				 u32 clock10)
 {
-	const struct atomkms_edid_mode *m = &desc->preferred;
+	const struct atomkms_timing *m = &desc->preferred;
 
 	if (!clock10 || clock10 > ATOMKMS_EDID_DTD_CLOCK_MAX)
 		return false;
@@ -251,7 +251,7 @@ static void atomkms_edid_chromaticity(u8 *p)
 static void atomkms_edid_dtd(const struct atomkms_edid_desc *desc,
 			     u32 clock10, u32 width_mm, u32 height_mm, u8 *p)
 {
-	const struct atomkms_edid_mode *m = &desc->preferred;
+	const struct atomkms_timing *m = &desc->preferred;
 	u32 hblank = m->htotal - m->hdisplay;
 	u32 vblank = m->vtotal - m->vdisplay;
 	u32 hso = m->hsync_start - m->hdisplay;
@@ -369,7 +369,7 @@ static bool atomkms_edid_range(const struct atomkms_edid_desc *desc,
 static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
 			     struct atomkms_edid_hrange *h)
 {
-	const struct atomkms_edid_mode *m = &desc->preferred;
+	const struct atomkms_timing *m = &desc->preferred;
 	const struct atomkms_edid_fixed *f;
 	u8 *db = ext + 4;
 	u32 n = 0, pass;
@@ -522,7 +522,7 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
  *
  * Return: the rate in Hz.
  */
-u32 atomkms_edid_max_vrefresh(const struct atomkms_edid_mode *m, u32 hz)
+u32 atomkms_edid_max_vrefresh(const struct atomkms_timing *m, u32 hz)
 {
 	/* Below 2^32: both are 16-bit. */
 	u32 pixels = (u32)m->htotal * m->vtotal;

@@ -135,7 +135,7 @@ static u8 block_sum(const u8 *block)
 }
 
 /* Decode an 18-byte Detailed Timing Descriptor, independently of the code. */
-static void decode_dtd(const u8 *p, struct atomkms_edid_mode *m,
+static void decode_dtd(const u8 *p, struct atomkms_timing *m,
 		       unsigned int *width_mm, unsigned int *height_mm,
 		       unsigned int *flags)
 {
@@ -163,8 +163,8 @@ static void decode_dtd(const u8 *p, struct atomkms_edid_mode *m,
 	*flags = p[17];
 }
 
-static int same_mode(const struct atomkms_edid_mode *a,
-		     const struct atomkms_edid_mode *b)
+static int same_mode(const struct atomkms_timing *a,
+		     const struct atomkms_timing *b)
 {
 	return a->clock_khz == b->clock_khz &&
 	       a->hdisplay == b->hdisplay && a->hsync_start == b->hsync_start &&
@@ -302,7 +302,7 @@ static int build(const struct atomkms_edid_desc *desc, u8 *edid)
 	unsigned int want_h = known ? desc->height_mm : 0;
 	unsigned int want_wcm = want_w ? (want_w + 5) / 10 ?: 1 : 0;
 	unsigned int want_hcm = want_h ? (want_h + 5) / 10 ?: 1 : 0;
-	struct atomkms_edid_mode m;
+	struct atomkms_timing m;
 	unsigned int w, h, flags;
 	char name[14], want_name[14], vendor[4];
 	int len;
@@ -474,7 +474,7 @@ static void test_xga(void)
 		.width_mm = 270,
 		.height_mm = 203,
 	};
-	struct atomkms_edid_mode cea1080 = {
+	struct atomkms_timing cea1080 = {
 		.clock_khz = 148500, .hdisplay = 1920, .hsync_start = 2008,
 		.hsync_end = 2052, .htotal = 2200, .vdisplay = 1080,
 		.vsync_start = 1084, .vsync_end = 1089, .vtotal = 1125,
@@ -590,7 +590,7 @@ static void test_errors(void)
 	d.min_vrefresh = 60;
 	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "no 640x480");
 	d = d720;
-	d.preferred = (struct atomkms_edid_mode){
+	d.preferred = (struct atomkms_timing){
 		.clock_khz = 25170,
 		.hdisplay = 640, .hsync_start = 656, .hsync_end = 752,
 		.htotal = 800,
