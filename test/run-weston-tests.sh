@@ -16,18 +16,4 @@ cache=${CACHE:-/var/cache/atomkms}
 name=weston-tests
 qemu/build-weston-tests.sh "$cache" ||
 	{ echo "weston-tests: the build failed: 0 passed, 1 failed"; exit 1; }
-# One guest at a time on this machine.
-flock /tmp/atomkms-guest.lock \
-	qemu/run-guest.sh --image clients --name $name \
-	--params "pref_width=1024 pref_height=768" --timeout 900 -- \
-	sh qemu/jobs/weston-tests.sh "/host/build/guest/$name" "$@"
-rc=$?
-log=build/guest/$name/job.log
-grep -E '^(  )?(ok|not ok|#|1\.\.)|^weston-tests:' "$log" 2> /dev/null
-echo "weston-tests: guest wall time $(cat build/guest/$name/wall 2> /dev/null) s"
-if [ $rc -gt 1 ] || ! grep -q '^weston-tests: [0-9]* passed' "$log" 2> /dev/null; then
-	# The guest failed before the summary: count it as one failure.
-	echo "weston-tests: the guest run failed (exit $rc): 0 passed, 1 failed"
-	exit 1
-fi
-exit $rc
+exec test/run-guest-stage.sh $name 900 qemu/jobs/weston-tests.sh "$@"

@@ -62,14 +62,7 @@ stop() {
 }
 
 # Compositors hear about outputs and seats through udev and libseat.
-/usr/lib/systemd/systemd-udevd --daemon > /dev/null
-udevadm trigger
-udevadm settle
-export XDG_RUNTIME_DIR=/run/user/0
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-seatd -g root > "$out/seatd.log" 2>&1 &
-export LIBSEAT_BACKEND=seatd
-wait_for "test -S /run/seatd.sock" 10
+. /host/qemu/jobs/seat.sh
 
 info=$(/host/build/bin/atomkms-info)
 crtc=$(echo "$info" | sed -n 's/^  crtc \([0-9]*\) (index 0).*/\1/p')

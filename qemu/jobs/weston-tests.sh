@@ -25,15 +25,7 @@ ln -sfn /host/build/weston-tests /w
 echo "# $(head -n 1 /w/stamp)"
 
 # libweston's DRM backend finds the card through udev; libseat opens it.
-/usr/lib/systemd/systemd-udevd --daemon > /dev/null
-udevadm trigger
-udevadm settle
-export XDG_RUNTIME_DIR=/run/user/0
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-seatd -g root > "$out/seatd.log" 2>&1 &
-export LIBSEAT_BACKEND=seatd
-t=0
-while [ ! -S /run/seatd.sock ] && [ $t -lt 10 ]; do sleep 1; t=$((t + 1)); done
+. /host/qemu/jobs/seat.sh
 
 card=$(basename /sys/devices/platform/atomkms*/drm/card* 2> /dev/null | head -n 1)
 export WESTON_TEST_SUITE_DRM_DEVICE=${card:-card0}
