@@ -8,15 +8,10 @@
  * once. The helper maps one page per fault, and a client that draws into
  * a fresh mapping pays a fault per page touched: a 1-pixel column down a
  * 1080-line XRGB8888 buffer is 1080 faults, which igt pays for each paint
- * (it maps and unmaps the buffer around every cairo context).
- *
- * Measured in the guest (TCG), mapping a 1920x1080 XRGB8888 buffer,
- * writing that column and unmapping took 12.1 ms with one page a fault,
- * 5.7 ms with 64 and 3.4 ms with 512; writing the whole buffer 21.0, 7.2
- * and 4.5 ms. igt's kms_async_flips@crc, which paints twice a flip and
- * wants more than two flips a vblank, went from 119 to over 240 flips in
- * its two seconds. The cost is a window of page table entries filled for
- * a client that touches one page of it.
+ * (it maps and unmaps the buffer around every cairo context). The window
+ * cuts that to a fault per 2 MiB touched (figures: the README's Benchmark
+ * section, from bench/dumb_paint.c). The cost is a window of page table
+ * entries filled for a client that touches one page of it.
  */
 #include <linux/mm.h>
 #include <linux/module.h>
