@@ -103,20 +103,34 @@ void areq_init(struct areq *r, int fd)
 {
 	r->fd = fd;
 	r->err = 0;
-	r->req = drmModeAtomicAlloc();
-	if (!r->req)
-		r->err = -ENOMEM;
+	r->n = 0;
+}
+
+void areq_add_raw(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val)
+{
+	if (r->err)
+		return;
+	if (r->n == AREQ_MAX_ITEMS) {
+		r->err = -E2BIG;
+		return;
+	}
+	r->items[r->n++] = (struct areq_item){ obj, prop, val };
 }
 
 void areq_add_id(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val)
 {
-	int ret;
+	unsigned int i;
 
 	if (r->err)
 		return;
-	ret = drmModeAtomicAddProperty(r->req, obj, prop, val);
-	if (ret < 0)
-		r->err = ret;
+	/* Like libdrm: the last value of a property wins. */
+	for (i = 0; i < r->n; i++) {
+		if (r->items[i].obj == obj && r->items[i].prop == prop) {
+			r->items[i].val = val;
+			return;
+		}
+	}
+	areq_add_raw(r, obj, prop, val);
 }
 
 void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
@@ -128,8 +142,8 @@ void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
 		return;
 	id = prop_id(r->fd, obj, type, name);
 	if (!id) {
-		fprintf(stderr, "object %u has no property \"%s\"\n",
-			obj, name);
+		fprintf(stderr, "%s %u has no property \"%s\"\n",
+			obj_type_name(type), obj, name);
 		r->err = -ENOENT;
 		return;
 	}
@@ -138,16 +152,124 @@ void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
 
 int areq_commit(struct areq *r, uint32_t flags, void *user_data)
 {
+	drmModeAtomicReq *req;
+	unsigned int i;
+	int ret = 0;
+
 	if (r->err)
 		return r->err;
+	req = drmModeAtomicAlloc();
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < r->n && ret >= 0; i++)
+		ret = drmModeAtomicAddProperty(req, r->items[i].obj,
+					       r->items[i].prop,
+					       r->items[i].val);
 	/* libdrm returns -errno here. */
-	return drmModeAtomicCommit(r->fd, r->req, flags, user_data);
+	if (ret >= 0)
+		ret = drmModeAtomicCommit(r->fd, req, flags, user_data);
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+int areq_commit_raw(struct areq *r, uint32_t flags)
+{
+	uint32_t objs[AREQ_MAX_ITEMS], counts[AREQ_MAX_ITEMS];
+	uint32_t props[AREQ_MAX_ITEMS];
+	uint64_t vals[AREQ_MAX_ITEMS];
+	struct drm_mode_atomic a = {
+		.flags = flags,
+		.objs_ptr = (uintptr_t)objs,
+		.count_props_ptr = (uintptr_t)counts,
+		.props_ptr = (uintptr_t)props,
+		.prop_values_ptr = (uintptr_t)vals,
+	};
+	unsigned int i;
+
+	if (r->err)
+		return r->err;
+	/* The ioctl's layout: objects, each with its run of properties. */
+	for (i = 0; i < r->n; i++) {
+		if (!a.count_objs || objs[a.count_objs - 1] != r->items[i].obj) {
+			objs[a.count_objs] = r->items[i].obj;
+			counts[a.count_objs++] = 0;
+		}
+		counts[a.count_objs - 1]++;
+		props[i] = r->items[i].prop;
+		vals[i] = r->items[i].val;
+	}
+	return drmIoctl(r->fd, DRM_IOCTL_MODE_ATOMIC, &a) ? -errno : 0;
 }
 
 void areq_fini(struct areq *r)
 {
-	drmModeAtomicFree(r->req);
-	r->req = NULL;
+	r->n = 0;
+}
+
+/*
+ * The one dumb framebuffer maker: a dumb buffer of @create's size holding
+ * @np planes one under the other, @rows[i] lines of plane i, every line
+ * create->pitch bytes; a framebuffer of @fourcc around it, mapped. Fills
+ * @create (handle, pitch, size), @pitches, @offsets, *@fb_id and *@map.
+ */
+static int dumb_fb_make(int fd, struct drm_mode_create_dumb *create,
+			uint32_t width, uint32_t height, uint32_t fourcc,
+			unsigned int np, const uint32_t *rows,
+			uint32_t pitches[4], uint32_t offsets[4],
+			uint32_t *fb_id, void **map_addr)
+{
+	struct drm_mode_map_dumb map = { 0 };
+	struct drm_mode_destroy_dumb destroy = { 0 };
+	uint32_t handles[4] = { 0 }, row = 0;
+	unsigned int i;
+	void *addr;
+	int err;
+
+	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, create)) {
+		err = -errno;
+		fprintf(stderr, "CREATE_DUMB %ux%u (%s %ux%u): %s\n",
+			create->width, create->height, fourcc_str(fourcc),
+			width, height, strerror(errno));
+		return err;
+	}
+
+	for (i = 0; i < np; i++) {
+		handles[i] = create->handle;
+		pitches[i] = create->pitch;
+		offsets[i] = create->pitch * row;
+		row += rows[i];
+	}
+	if (drmModeAddFB2(fd, width, height, fourcc, handles, pitches,
+			  offsets, fb_id, 0)) {
+		err = -errno;
+		fprintf(stderr, "AddFB2 %ux%u %s: %s\n", width, height,
+			fourcc_str(fourcc), strerror(errno));
+		goto err_destroy;
+	}
+
+	map.handle = create->handle;
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
+		err = -errno;
+		fprintf(stderr, "MAP_DUMB: %s\n", strerror(errno));
+		goto err_rmfb;
+	}
+	addr = mmap(NULL, create->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd, map.offset);
+	if (addr == MAP_FAILED) {
+		err = -errno;
+		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(errno));
+		goto err_rmfb;
+	}
+	*map_addr = addr;
+	return 0;
+
+err_rmfb:
+	drmModeRmFB(fd, *fb_id);
+	*fb_id = 0;
+err_destroy:
+	destroy.handle = create->handle;
+	drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	return err;
 }
 
 int dumb_fb_create(int fd, uint32_t width, uint32_t height,
@@ -158,44 +280,15 @@ int dumb_fb_create(int fd, uint32_t width, uint32_t height,
 		.height = height,
 		.bpp = 32,
 	};
-	struct drm_mode_map_dumb map = { 0 };
-	struct drm_mode_destroy_dumb destroy = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	uint32_t pitches[4] = { 0 }, offsets[4] = { 0 };
 	void *pixels;
 	int err;
 
 	memset(fb, 0, sizeof(*fb));
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create)) {
-		err = -errno;
-		fprintf(stderr, "CREATE_DUMB %ux%u: %s\n", width, height,
-			strerror(errno));
+	err = dumb_fb_make(fd, &create, width, height, DRM_FORMAT_XRGB8888,
+			   1, &height, pitches, offsets, &fb->fb_id, &pixels);
+	if (err)
 		return err;
-	}
-
-	handles[0] = create.handle;
-	pitches[0] = create.pitch;
-	if (drmModeAddFB2(fd, width, height, DRM_FORMAT_XRGB8888, handles,
-			  pitches, offsets, &fb->fb_id, 0)) {
-		err = -errno;
-		fprintf(stderr, "AddFB2 %ux%u XR24: %s\n", width, height,
-			strerror(errno));
-		goto err_destroy;
-	}
-
-	map.handle = create.handle;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
-		err = -errno;
-		fprintf(stderr, "MAP_DUMB: %s\n", strerror(errno));
-		goto err_rmfb;
-	}
-	pixels = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      fd, map.offset);
-	if (pixels == MAP_FAILED) {
-		err = -errno;
-		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(errno));
-		goto err_rmfb;
-	}
-
 	fb->width = width;
 	fb->height = height;
 	fb->stride = create.pitch;
@@ -203,14 +296,6 @@ int dumb_fb_create(int fd, uint32_t width, uint32_t height,
 	fb->size = create.size;
 	fb->pixels = pixels;
 	return 0;
-
-err_rmfb:
-	drmModeRmFB(fd, fb->fb_id);
-	fb->fb_id = 0;
-err_destroy:
-	destroy.handle = create.handle;
-	drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
-	return err;
 }
 
 /* Unmap, remove and free what a dumb framebuffer holds (0/NULL: none). */
@@ -329,25 +414,31 @@ out:
 	return ret;
 }
 
+void areq_plane(struct areq *r, uint32_t plane, uint32_t crtc, uint32_t fb_id,
+		uint32_t w, uint32_t h, int32_t x, int32_t y)
+{
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb_id);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
+	/* Source rectangle in 16.16 fixed point, destination in pixels. */
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", (uint64_t)x);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", (uint64_t)y);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
+}
+
 void areq_modeset(struct areq *r, const struct kms_pipe *p,
 		  uint32_t mode_blob, const struct dumb_fb *fb)
 {
 	areq_add(r, p->crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", mode_blob);
 	areq_add(r, p->crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
 	areq_add(r, p->conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", p->crtc);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb->fb_id);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", p->crtc);
-	/* Source rectangle in 16.16 fixed point, destination in pixels. */
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		 (uint64_t)fb->width << 16);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		 (uint64_t)fb->height << 16);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb->width);
-	areq_add(r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb->height);
+	if (fb)
+		areq_plane(r, p->plane, p->crtc, fb->fb_id, fb->width,
+			   fb->height, 0, 0);
 }
 
 void areq_disable(struct areq *r, const struct kms_pipe *p)
@@ -758,9 +849,7 @@ int fmt_fb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
 		  struct fmt_fb *fb)
 {
 	struct drm_mode_create_dumb create = { .bpp = 8 };
-	struct drm_mode_map_dumb map = { 0 };
-	struct drm_mode_destroy_dumb destroy = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	uint32_t pitches[4] = { 0 }, offsets[4] = { 0 };
 	unsigned int np, cpp[3], hsub, vsub, i;
 	uint32_t pitch = 0, rows = 0;
 	void *map_addr;
@@ -784,45 +873,14 @@ int fmt_fb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
 	/* One line pitch for every plane, 64-byte aligned. */
 	create.width = (pitch + 63) & ~63u;
 	create.height = rows;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create)) {
-		err = -errno;
-		fprintf(stderr, "CREATE_DUMB %ux%u (%s %ux%u): %s\n",
-			create.width, rows, fourcc_str(fourcc), width, height,
-			strerror(errno));
+	err = dumb_fb_make(fd, &create, width, height, fourcc, np, fb->rows,
+			   pitches, offsets, &fb->fb_id, &map_addr);
+	if (err)
 		return err;
-	}
-
-	rows = 0;
 	for (i = 0; i < np; i++) {
-		handles[i] = create.handle;
-		pitches[i] = create.pitch;
-		offsets[i] = create.pitch * rows;
 		fb->pitch[i] = pitches[i];
 		fb->offset[i] = offsets[i];
-		rows += fb->rows[i];
 	}
-	if (drmModeAddFB2(fd, width, height, fourcc, handles, pitches,
-			  offsets, &fb->fb_id, 0)) {
-		err = -errno;
-		fprintf(stderr, "AddFB2 %ux%u %s: %s\n", width, height,
-			fourcc_str(fourcc), strerror(errno));
-		goto err_destroy;
-	}
-
-	map.handle = create.handle;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
-		err = -errno;
-		fprintf(stderr, "MAP_DUMB: %s\n", strerror(errno));
-		goto err_rmfb;
-	}
-	map_addr = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			fd, map.offset);
-	if (map_addr == MAP_FAILED) {
-		err = -errno;
-		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(errno));
-		goto err_rmfb;
-	}
-
 	fb->width = width;
 	fb->height = height;
 	fb->fourcc = fourcc;
@@ -831,14 +889,6 @@ int fmt_fb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
 	fb->size = create.size;
 	fb->map = map_addr;
 	return 0;
-
-err_rmfb:
-	drmModeRmFB(fd, fb->fb_id);
-	fb->fb_id = 0;
-err_destroy:
-	destroy.handle = create.handle;
-	drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
-	return err;
 }
 
 void fmt_fb_destroy(int fd, struct fmt_fb *fb)

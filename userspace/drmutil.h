@@ -33,22 +33,42 @@ int prop_get(int fd, uint32_t obj, uint32_t type, const char *name,
 
 /*
  * Atomic request with a sticky error: add any number of properties, then
- * look at the result once, in areq_commit(). A missing property or a failed
- * allocation turns every later call into a no-op and makes the commit return
+ * look at the result once, in areq_commit(). A missing property or a full
+ * request turns every later call into a no-op and makes the commit return
  * that error. As with libdrm, a property added twice keeps the last value.
+ * The request keeps its items (to read them back, or to commit it again:
+ * TEST_ONLY first, then for real) until areq_fini() or areq_init().
  */
+#define AREQ_MAX_ITEMS	2048
+
+struct areq_item {
+	uint32_t obj, prop;
+	uint64_t val;
+};
+
 struct areq {
 	int fd;
-	drmModeAtomicReq *req;
 	int err;		/* first error, negative errno, 0 if none */
+	unsigned int n;
+	struct areq_item items[AREQ_MAX_ITEMS];
 };
 
 void areq_init(struct areq *r, int fd);
 void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
 	      uint64_t val);
 void areq_add_id(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val);
+/*
+ * Append one item as is, for areq_commit_raw(): garbage ids (0 too) and a
+ * property repeated stay in the request as added.
+ */
+void areq_add_raw(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val);
 /* Returns 0 or a negative errno (the sticky one, or the kernel's). */
 int areq_commit(struct areq *r, uint32_t flags, void *user_data);
+/*
+ * DRM_IOCTL_MODE_ATOMIC with the items in the order added, without libdrm
+ * (which sorts them and drops what it cannot take): 0 or a negative errno.
+ */
+int areq_commit_raw(struct areq *r, uint32_t flags);
 void areq_fini(struct areq *r);
 
 /* A mapped XRGB8888 dumb buffer with a framebuffer around it. */
@@ -80,9 +100,15 @@ struct kms_pipe {
  * Returns 0, or -1 after printing what is missing.
  */
 int kms_pipe_find(int fd, struct kms_pipe *p);
-/* Enable @p with mode blob @mode_blob, scanning out all of @fb. */
+/*
+ * Enable @p with mode blob @mode_blob, scanning out all of @fb (NULL: the
+ * CRTC and connector only, the plane left as it is).
+ */
 void areq_modeset(struct areq *r, const struct kms_pipe *p,
 		  uint32_t mode_blob, const struct dumb_fb *fb);
+/* @plane on @crtc showing all of a @w x @h @fb_id at (@x, @y). */
+void areq_plane(struct areq *r, uint32_t plane, uint32_t crtc, uint32_t fb_id,
+		uint32_t w, uint32_t h, int32_t x, int32_t y);
 /* Switch @p off: no mode, CRTC inactive, connector and plane detached. */
 void areq_disable(struct areq *r, const struct kms_pipe *p);
 
