@@ -878,6 +878,97 @@ static void atomkms_sinks(const struct atomkms_frame *f,
 		atomkms_writeback_line(f->wb, y, px, f->width);
 }
 
+/*
+ * Which planes draw (visible, inside the frame), at which precision, and
+ * through which line function each. Return: the colour pipeline has work.
+ */
+static bool atomkms_frame_setup(const struct atomkms_frame *frame,
+				struct atomkms_line_ctx *ctx,
+				const struct atomkms_plane_job **jobs,
+				atomkms_plane_line_fn *fns,
+				struct atomkms_color_prep *color, bool cull)
+{
+	s32 n = frame->num_planes, k;
+	bool has_color;
+
+	ctx->prec8 = true;
+	for (k = 0; k < n; k++) {
+		const struct atomkms_plane_job *job = frame->planes[k].job;
+
+		jobs[k] = NULL;
+		if (!job || !job->visible || job->x2 > (s32)frame->width ||
+		    job->y2 > (s32)frame->height)
+			continue;
+		jobs[k] = job;
+		if (job->fmt->depth > 8)
+			ctx->prec8 = false;
+	}
+	has_color = atomkms_color_prepare(color, frame->color);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	ctx->mode32 = cull && ctx->prec8 && !has_color;
+#else
+	ctx->mode32 = false;
+#endif
+	for (k = 0; k < n; k++)
+		if (jobs[k])
+			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx->prec8,
+							  ctx->mode32);
+	return has_color;
+}
+
+/* The topmost plane that covers line @y whole, or -1: none below counts. */
+static s32 atomkms_line_bottom(const struct atomkms_plane_job *const *jobs,
+			       s32 n, s32 y, s32 w)
+{
+	s32 k;
+
+	for (k = n - 1; k >= 0; k--)
+		if (atomkms_covers(jobs[k], y, 0, w))
+			break;
+	return k;
+}
+
+/* The black background of a line that no plane covers whole. */
+static void atomkms_line_clear(struct atomkms_line_ctx *ctx, s32 w)
+{
+	s32 k;
+
+	if (ctx->mode32) {
+		memset(ctx->acc32, 0, 4 * (size_t)w);
+		return;
+	}
+	for (k = 0; k < w; k++)
+		ctx->acc[k] = (struct atomkms_px){ 0xffff, 0, 0, 0 };
+}
+
+/*
+ * Blend the planes from @start up into line @y; with @cull, skip a plane
+ * that an opaque plane above covers on this line.
+ */
+static void atomkms_line_blend(const struct atomkms_frame *frame,
+			       struct atomkms_line_ctx *ctx,
+			       const struct atomkms_plane_job *const *jobs,
+			       const atomkms_plane_line_fn *fns, s32 start,
+			       s32 y, bool cull)
+{
+	s32 n = frame->num_planes, k, m;
+
+	for (k = start; k < n; k++) {
+		const struct atomkms_plane_job *job = jobs[k];
+
+		if (!job || y < job->y1 || y >= job->y2)
+			continue;
+		if (cull) {
+			for (m = k + 1; m < n; m++)
+				if (atomkms_covers(jobs[m], y, job->x1, job->x2))
+					break;
+			if (m < n)
+				continue;
+		}
+		fns[k](ctx, job, &frame->planes[k].src, y);
+	}
+}
+
 /**
  * atomkms_compose_frame - compose one frame into its sinks
  * @frame: output size, planes, colour pipeline and sinks
@@ -903,7 +994,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	struct atomkms_line_ctx ctx;
 	bool has_color, cull = atomkms_compose_fast_paths;
 	s32 w = frame->width, h = frame->height;
-	s32 n = frame->num_planes, y, k, m, start;
+	s32 n = frame->num_planes, y, start;
 	struct atomkms_crc crc;
 
 	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
@@ -913,38 +1004,12 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 
 	atomkms_line_ctx_init(&ctx, s);
 	atomkms_crc_init(&crc);
-	ctx.prec8 = true;
-	for (k = 0; k < n; k++) {
-		const struct atomkms_plane_job *job = frame->planes[k].job;
-
-		jobs[k] = NULL;
-		if (!job || !job->visible || job->x2 > w || job->y2 > h)
-			continue;
-		jobs[k] = job;
-		if (job->fmt->depth > 8)
-			ctx.prec8 = false;
-	}
-	has_color = atomkms_color_prepare(&color, frame->color);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	ctx.mode32 = cull && ctx.prec8 && !has_color;
-#else
-	ctx.mode32 = false;
-#endif
-	for (k = 0; k < n; k++)
-		if (jobs[k])
-			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx.prec8,
-							  ctx.mode32);
+	has_color = atomkms_frame_setup(frame, &ctx, jobs, fns, &color, cull);
 
 	for (y = 0; y < h; y++) {
 		if (frame->line_hook)
 			frame->line_hook(frame->hook_ctx, y);
-		start = -1;
-		if (cull) {
-			for (k = n - 1; k >= 0; k--)
-				if (atomkms_covers(jobs[k], y, 0, w))
-					break;
-			start = k;
-		}
+		start = cull ? atomkms_line_bottom(jobs, n, y, w) : -1;
 		if (start >= 0 && ctx.mode32) {
 			const u32 *px = atomkms_line32_alone(frame, jobs, fns,
 							     start, y);
@@ -954,29 +1019,11 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 				continue;
 			}
 		}
-		if (start < 0 && ctx.mode32) {
-			memset(ctx.acc32, 0, 4 * (size_t)w);
-			start = 0;
-		} else if (start < 0) {
-			for (k = 0; k < w; k++)
-				ctx.acc[k] = (struct atomkms_px){ 0xffff, 0, 0, 0 };
+		if (start < 0) {
+			atomkms_line_clear(&ctx, w);
 			start = 0;
 		}
-		for (k = start; k < n; k++) {
-			const struct atomkms_plane_job *job = jobs[k];
-
-			if (!job || y < job->y1 || y >= job->y2)
-				continue;
-			if (cull) {
-				for (m = k + 1; m < n; m++)
-					if (atomkms_covers(jobs[m], y, job->x1,
-							   job->x2))
-						break;
-				if (m < n)
-					continue;
-			}
-			fns[k](&ctx, job, &frame->planes[k].src, y);
-		}
+		atomkms_line_blend(frame, &ctx, jobs, fns, start, y, cull);
 		if (ctx.mode32) {
 			atomkms_sinks32(frame, &ctx, y, ctx.acc32, &crc);
 			continue;

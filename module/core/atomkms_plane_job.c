@@ -110,43 +110,13 @@ static int atomkms_job_fail(const char **reason, const char *why, int err)
 	return -err;
 }
 
-/**
- * atomkms_plane_job_init - derive a plane's job from its state
- * @job: the result
- * @desc: the plane state
- * @reason: if not NULL, set to a short reason on failure (for
- *          drm_dbg_atomic()), or to "ok"
- *
- * Validates the format, rotation, blend mode, colour encoding and scaling
- * factors, clips the destination to the CRTC and derives the matching
- * source geometry, the pixel map of the rotation, the effective blend op
- * and the flags that make fast paths eligible. A plane that draws nothing
- * (empty or off-screen destination, empty source, alpha 0) yields a job
- * with @job->visible false and returns 0.
- *
- * Return: 0, -22 (EINVAL) for an unsupported format, rotation, mode or
- * size (a framebuffer width that is not a multiple of
- * atomkms_format_block_w() included), -28 (ENOSPC) for a source outside
- * the framebuffer, -34 (ERANGE) for a scaling factor beyond the limits.
- */
-int atomkms_plane_job_init(struct atomkms_plane_job *job,
-			   const struct atomkms_plane_desc *desc,
-			   const char **reason)
+/* The descriptor's own values, before any geometry: 0 or a -errno. */
+static int atomkms_job_check_desc(struct atomkms_plane_job *job,
+				  const struct atomkms_plane_desc *desc,
+				  const struct atomkms_format *fmt,
+				  const char **reason)
 {
-	const struct atomkms_format *fmt = atomkms_format_lookup(desc->fourcc);
 	u32 rot = desc->rotation & ATOMKMS_ROTATE_MASK;
-	u32 min_scale = desc->min_scale ?: ATOMKMS_MIN_SCALE_DEFAULT;
-	u32 max_scale = desc->max_scale ?: ATOMKMS_MAX_SCALE_DEFAULT;
-	const char *dummy;
-	struct atomkms_rect64 r;
-	s64 x1, y1, x2, y2;
-	u64 num, step;
-	u32 i0;
-
-	if (!reason)
-		reason = &dummy;
-	*reason = "ok";
-	memset(job, 0, sizeof(*job));
 
 	if (!fmt)
 		return atomkms_job_fail(reason, "unsupported format",
@@ -189,9 +159,20 @@ int atomkms_plane_job_init(struct atomkms_plane_job *job,
 	    desc->dst_h > ATOMKMS_COMPOSE_MAX_DST)
 		return atomkms_job_fail(reason, "destination too large",
 					ATOMKMS_EINVAL);
-	if (!desc->src_w || !desc->src_h || !desc->dst_w || !desc->dst_h ||
-	    !desc->alpha)
-		return 0;
+	return 0;
+}
+
+/*
+ * The source rectangle in the rotated framebuffer's coordinates, and the
+ * scaling limits it must keep against the destination: 0 or a -errno.
+ */
+static int atomkms_job_source(struct atomkms_plane_job *job,
+			      const struct atomkms_plane_desc *desc,
+			      const char **reason)
+{
+	u32 min_scale = desc->min_scale ?: ATOMKMS_MIN_SCALE_DEFAULT;
+	u32 max_scale = desc->max_scale ?: ATOMKMS_MAX_SCALE_DEFAULT;
+	struct atomkms_rect64 r;
 
 	r.x1 = desc->src_x;
 	r.y1 = desc->src_y;
@@ -212,27 +193,41 @@ int atomkms_plane_job_init(struct atomkms_plane_job *job,
 	    job->rh > (u64)max_scale * desc->dst_h)
 		return atomkms_job_fail(reason, "downscaling beyond the limit",
 					ATOMKMS_ERANGE);
+	return 0;
+}
 
-	x1 = desc->dst_x > 0 ? desc->dst_x : 0;
-	y1 = desc->dst_y > 0 ? desc->dst_y : 0;
-	x2 = (s64)desc->dst_x + desc->dst_w;
-	y2 = (s64)desc->dst_y + desc->dst_h;
+/* The destination clipped to the CRTC: false if nothing is left. */
+static bool atomkms_job_clip(struct atomkms_plane_job *job,
+			     const struct atomkms_plane_desc *desc)
+{
+	s64 x1 = desc->dst_x > 0 ? desc->dst_x : 0;
+	s64 y1 = desc->dst_y > 0 ? desc->dst_y : 0;
+	s64 x2 = (s64)desc->dst_x + desc->dst_w;
+	s64 y2 = (s64)desc->dst_y + desc->dst_h;
+
 	if (x2 > desc->crtc_width)
 		x2 = desc->crtc_width;
 	if (y2 > desc->crtc_height)
 		y2 = desc->crtc_height;
 	if (x1 >= x2 || y1 >= y2)
-		return 0;
-
-	job->visible = true;
-	job->fmt = fmt;
-	job->alpha = desc->alpha;
-	job->op = fmt->has_alpha ? desc->blend_mode : ATOMKMS_BLEND_PIXEL_NONE;
-	job->filter = desc->filter;
+		return false;
 	job->x1 = x1;
 	job->y1 = y1;
 	job->x2 = x2;
 	job->y2 = y2;
+	return true;
+}
+
+/*
+ * What the line loops read: the source texels the plane touches, the
+ * pixel map of the rotation, and the DDA that steps through the source.
+ */
+static void atomkms_job_sampling(struct atomkms_plane_job *job,
+				 const struct atomkms_plane_desc *desc)
+{
+	u64 num, step;
+	u32 i0;
+
 	job->dst_x = desc->dst_x;
 	job->dst_y = desc->dst_y;
 	job->dst_w = desc->dst_w;
@@ -246,14 +241,19 @@ int atomkms_plane_job_init(struct atomkms_plane_job *job,
 
 	/* Exact DDA of floor((2i + 1) rw / (2 dst_w)) from i = x1 - dst_x. */
 	job->den = 2 * desc->dst_w;
-	i0 = x1 - desc->dst_x;
+	i0 = job->x1 - desc->dst_x;
 	num = (2 * (u64)i0 + 1) * job->rw;
 	job->q0 = div_u64(num, job->den);
 	job->r0 = num - job->q0 * job->den;
 	step = 2 * job->rw;
 	job->sq = div_u64(step, job->den);
 	job->sr = step - job->sq * job->den;
+}
 
+/* The flags that make the compositor's fast paths eligible. */
+static void atomkms_job_flags(struct atomkms_plane_job *job,
+			      const struct atomkms_plane_desc *desc)
+{
 	if (job->rw == (u64)desc->dst_w << 16 &&
 	    job->rh == (u64)desc->dst_h << 16 &&
 	    !(job->rx & 0xffff) && !(job->ry & 0xffff)) {
@@ -267,7 +267,59 @@ int atomkms_plane_job_init(struct atomkms_plane_job *job,
 		job->flags |= ATOMKMS_JOB_FULL_ALPHA;
 	if (desc->alpha == 0xffff && job->op == ATOMKMS_BLEND_PIXEL_NONE)
 		job->flags |= ATOMKMS_JOB_OPAQUE;
-	if (!x1 && !y1 && x2 == desc->crtc_width && y2 == desc->crtc_height)
+	if (!job->x1 && !job->y1 && (s64)job->x2 == desc->crtc_width &&
+	    (s64)job->y2 == desc->crtc_height)
 		job->flags |= ATOMKMS_JOB_FULL_SCREEN;
+}
+
+/**
+ * atomkms_plane_job_init - derive a plane's job from its state
+ * @job: the result
+ * @desc: the plane state
+ * @reason: if not NULL, set to a short reason on failure (for
+ *          drm_dbg_atomic()), or to "ok"
+ *
+ * Validates the format, rotation, blend mode, colour encoding and scaling
+ * factors, clips the destination to the CRTC and derives the matching
+ * source geometry, the pixel map of the rotation, the effective blend op
+ * and the flags that make fast paths eligible. A plane that draws nothing
+ * (empty or off-screen destination, empty source, alpha 0) yields a job
+ * with @job->visible false and returns 0.
+ *
+ * Return: 0, -22 (EINVAL) for an unsupported format, rotation, mode or
+ * size (a framebuffer width that is not a multiple of
+ * atomkms_format_block_w() included), -28 (ENOSPC) for a source outside
+ * the framebuffer, -34 (ERANGE) for a scaling factor beyond the limits.
+ */
+int atomkms_plane_job_init(struct atomkms_plane_job *job,
+			   const struct atomkms_plane_desc *desc,
+			   const char **reason)
+{
+	const struct atomkms_format *fmt = atomkms_format_lookup(desc->fourcc);
+	const char *dummy;
+	int ret;
+
+	if (!reason)
+		reason = &dummy;
+	*reason = "ok";
+	memset(job, 0, sizeof(*job));
+
+	ret = atomkms_job_check_desc(job, desc, fmt, reason);
+	if (ret)
+		return ret;
+	if (!desc->src_w || !desc->src_h || !desc->dst_w || !desc->dst_h ||
+	    !desc->alpha)
+		return 0;
+	ret = atomkms_job_source(job, desc, reason);
+	if (ret || !atomkms_job_clip(job, desc))
+		return ret;
+
+	job->visible = true;
+	job->fmt = fmt;
+	job->alpha = desc->alpha;
+	job->op = fmt->has_alpha ? desc->blend_mode : ATOMKMS_BLEND_PIXEL_NONE;
+	job->filter = desc->filter;
+	atomkms_job_sampling(job, desc);
+	atomkms_job_flags(job, desc);
 	return 0;
 }
