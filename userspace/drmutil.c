@@ -150,7 +150,7 @@ void areq_add(struct areq *r, uint32_t obj, uint32_t type, const char *name,
 	areq_add_id(r, obj, id, val);
 }
 
-int areq_commit(struct areq *r, uint32_t flags, void *user_data)
+int areq_commit(const struct areq *r, uint32_t flags, void *user_data)
 {
 	drmModeAtomicReq *req;
 	unsigned int i;
@@ -172,7 +172,7 @@ int areq_commit(struct areq *r, uint32_t flags, void *user_data)
 	return ret;
 }
 
-int areq_commit_raw(struct areq *r, uint32_t flags)
+int areq_commit_raw(const struct areq *r, uint32_t flags)
 {
 	uint32_t objs[AREQ_MAX_ITEMS], counts[AREQ_MAX_ITEMS];
 	uint32_t props[AREQ_MAX_ITEMS];

@@ -63,12 +63,12 @@ void areq_add_id(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val);
  */
 void areq_add_raw(struct areq *r, uint32_t obj, uint32_t prop, uint64_t val);
 /* Returns 0 or a negative errno (the sticky one, or the kernel's). */
-int areq_commit(struct areq *r, uint32_t flags, void *user_data);
+int areq_commit(const struct areq *r, uint32_t flags, void *user_data);
 /*
  * DRM_IOCTL_MODE_ATOMIC with the items in the order added, without libdrm
  * (which sorts them and drops what it cannot take): 0 or a negative errno.
  */
-int areq_commit_raw(struct areq *r, uint32_t flags);
+int areq_commit_raw(const struct areq *r, uint32_t flags);
 void areq_fini(struct areq *r);
 
 /* A mapped XRGB8888 dumb buffer with a framebuffer around it. */

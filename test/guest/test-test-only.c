@@ -33,7 +33,6 @@
 #define MAX_PIPES	16
 #define MAX_OBJS	128
 #define MAX_PROPS	64
-#define MAX_ITEMS	2048
 #define BOGUS_ID	0x7ffffff0u
 
 /* Expectations besides a specific result (0 or -errno). */
@@ -64,13 +63,6 @@ struct snapshot {
 	struct {
 		uint32_t id, crtc_id;
 	} enc[MAX_PIPES * 2];
-};
-
-struct req {
-	int n;
-	int err;
-	uint32_t obj[MAX_ITEMS], prop[MAX_ITEMS];
-	uint64_t val[MAX_ITEMS];
 };
 
 struct pipe_ctx {
@@ -282,129 +274,24 @@ static const char *snapshot_diff(int fd, const struct snapshot *a,
 
 /* ---- requests ---- */
 
-static void req_init(struct req *r)
+static void req_plane_off(struct areq *r, uint32_t plane)
 {
-	r->n = 0;
-	r->err = 0;
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	areq_add(r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
 }
 
-static void req_add_id(struct req *r, uint32_t obj, uint32_t prop,
-		       uint64_t val)
-{
-	int i;
-
-	if (r->err)
-		return;
-	if (!prop) {
-		r->err = -ENOENT;
-		return;
-	}
-	/* Like libdrm: the last value of a property wins. */
-	for (i = 0; i < r->n; i++) {
-		if (r->obj[i] == obj && r->prop[i] == prop) {
-			r->val[i] = val;
-			return;
-		}
-	}
-	if (r->n == MAX_ITEMS) {
-		r->err = -E2BIG;
-		return;
-	}
-	r->obj[r->n] = obj;
-	r->prop[r->n] = prop;
-	r->val[r->n] = val;
-	r->n++;
-}
-
-static void req_add(int fd, struct req *r, uint32_t obj, uint32_t type,
-		    const char *name, uint64_t val)
-{
-	uint32_t id = prop_id(fd, obj, type, name);
-
-	if (!id && !r->err)
-		fprintf(stderr, "%s %u has no property \"%s\"\n",
-			obj_type_name(type), obj, name);
-	req_add_id(r, obj, id, val);
-}
-
-static int req_commit(int fd, const struct req *r, uint32_t flags,
-		      void *user_data)
-{
-	drmModeAtomicReq *req;
-	int i, ret;
-
-	if (r->err)
-		return r->err;
-	req = drmModeAtomicAlloc();
-	if (!req)
-		return -ENOMEM;
-	for (i = 0; i < r->n; i++) {
-		ret = drmModeAtomicAddProperty(req, r->obj[i], r->prop[i],
-					       r->val[i]);
-		if (ret < 0) {
-			drmModeAtomicFree(req);
-			return ret;
-		}
-	}
-	ret = drmModeAtomicCommit(fd, req, flags, user_data);
-	drmModeAtomicFree(req);
-	return ret;
-}
-
-/* Full modeset of pipe @p with @blob, the plane showing all of @fb. */
-static void req_modeset(int fd, struct req *r, const struct kms_pipe *p,
-			uint32_t blob, const struct dumb_fb *fb)
-{
-	req_add(fd, r, p->crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	req_add(fd, r, p->crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
-	req_add(fd, r, p->conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", p->crtc);
-	if (!fb)
-		return;
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb->fb_id);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", p->crtc);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)fb->width << 16);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		(uint64_t)fb->height << 16);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb->width);
-	req_add(fd, r, p->plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb->height);
-}
-
-static void req_plane(int fd, struct req *r, uint32_t plane, uint32_t crtc,
+/* @fb whole on @plane at (@x, @y). */
+static void req_plane(struct areq *r, uint32_t plane, uint32_t crtc,
 		      const struct dumb_fb *fb, int32_t x, int32_t y)
 {
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb->fb_id);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)fb->width << 16);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		(uint64_t)fb->height << 16);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", (uint64_t)x);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", (uint64_t)y);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb->width);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb->height);
+	areq_plane(r, plane, crtc, fb->fb_id, fb->width, fb->height, x, y);
 }
 
-static void req_plane_off(int fd, struct req *r, uint32_t plane)
+static void req_pipe_off(struct areq *r, const struct pipe_ctx *pc)
 {
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
-	req_add(fd, r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
-}
-
-static void req_pipe_off(int fd, struct req *r, const struct pipe_ctx *pc)
-{
-	req_add(fd, r, pc->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
-	req_add(fd, r, pc->p.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
-	req_add(fd, r, pc->p.conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
-	req_plane_off(fd, r, pc->p.plane);
+	areq_disable(r, &pc->p);
 	if (pc->cursor)
-		req_plane_off(fd, r, pc->cursor);
+		req_plane_off(r, pc->cursor);
 }
 
 /* ---- the base state and its restoration ---- */
@@ -429,13 +316,13 @@ static bool prop_not_restorable(const drmModePropertyRes *p)
 /* Write every settable property back to its value in @s. */
 static int restore(struct ctx *c, const struct snapshot *s)
 {
-	struct req *r = calloc(1, sizeof(*r));
+	struct areq *r = calloc(1, sizeof(*r));
 	int i, ret;
 	uint32_t k;
 
 	if (!r)
 		return -ENOMEM;
-	req_init(r);
+	areq_init(r, c->fd);
 	for (i = 0; i < s->nobj; i++) {
 		const struct obj_snap *o = &s->obj[i];
 
@@ -443,10 +330,10 @@ static int restore(struct ctx *c, const struct snapshot *s)
 			drmModePropertyRes *p = prop_info(c->fd, o->props[k]);
 
 			if (p && !prop_not_restorable(p))
-				req_add_id(r, o->id, o->props[k], o->vals[k]);
+				areq_add_id(r, o->id, o->props[k], o->vals[k]);
 		}
 	}
-	ret = req_commit(c->fd, r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	ret = areq_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	free(r);
 	return ret;
 }
@@ -489,13 +376,13 @@ static unsigned int pending_events(int fd, int timeout_ms)
 
 /* ---- one case ---- */
 
-static bool value_reads_back(const struct ctx *c, const struct req *r,
+static bool value_reads_back(const struct ctx *c, const struct areq *r,
 			     const char **why)
 {
-	int i;
+	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
-		drmModePropertyRes *p = prop_info(c->fd, r->prop[i]);
+		drmModePropertyRes *p = prop_info(c->fd, r->items[i].prop);
 		drmModeObjectProperties *props;
 		uint64_t got = 0;
 		bool found = false;
@@ -506,20 +393,20 @@ static bool value_reads_back(const struct ctx *c, const struct req *r,
 		    !strcmp(p->name, "link-status"))
 			continue;
 		/* Any type: drmModeObjectGetProperties wants the real one. */
-		props = drmModeObjectGetProperties(c->fd, r->obj[i],
+		props = drmModeObjectGetProperties(c->fd, r->items[i].obj,
 						   DRM_MODE_OBJECT_ANY);
 		for (k = 0; props && k < props->count_props; k++) {
-			if (props->props[k] == r->prop[i]) {
+			if (props->props[k] == r->items[i].prop) {
 				got = props->prop_values[k];
 				found = true;
 			}
 		}
 		drmModeFreeObjectProperties(props);
-		if (!found || got != r->val[i]) {
+		if (!found || got != r->items[i].val) {
 			*why = sf("object %u %s reads %llu, set %llu",
-				  r->obj[i], p->name,
+				  r->items[i].obj, p->name,
 				  (unsigned long long)got,
-				  (unsigned long long)r->val[i]);
+				  (unsigned long long)r->items[i].val);
 			return false;
 		}
 	}
@@ -531,7 +418,7 @@ static bool value_reads_back(const struct ctx *c, const struct req *r,
  * change or be signalled. If it passes and @commit, also commit it for
  * real, read it back and restore the base state.
  */
-static int try_case(struct ctx *c, const char *what, const struct req *r,
+static int try_case(struct ctx *c, const char *what, const struct areq *r,
 		    uint32_t flags, int expect, bool commit)
 {
 	const char *diff, *why = "";
@@ -545,7 +432,7 @@ static int try_case(struct ctx *c, const char *what, const struct req *r,
 		      sf("building the request: %s", err_name(r->err)));
 		return r->err;
 	}
-	ret = req_commit(c->fd, r, flags | DRM_MODE_ATOMIC_TEST_ONLY, NULL);
+	ret = areq_commit(r, flags | DRM_MODE_ATOMIC_TEST_ONLY, NULL);
 	if (expect == EXPECT_ANY)
 		printf("# [%s] %s: TEST_ONLY %s\n", c->state, what,
 		       err_name(ret));
@@ -571,7 +458,7 @@ static int try_case(struct ctx *c, const char *what, const struct req *r,
 
 	/* Check/commit consistency: the real thing must do as it said. */
 	c->commits++;
-	ret2 = req_commit(c->fd, r, flags, NULL);
+	ret2 = areq_commit(r, flags, NULL);
 	ok = ret2 == 0;
 	if (!ok)
 		why = sf("TEST_ONLY passed, commit %s", err_name(ret2));
@@ -609,27 +496,27 @@ static void cases_modeset(struct ctx *c)
 {
 	struct pipe_ctx *p0 = &c->pipe[0];
 	bool on = on_state(c);
-	struct req r;
+	struct areq r;
 	int i;
 
-	req_init(&r);
-	req_modeset(c->fd, &r, &p0->p, p0->alt_blob, &c->alt_fb);
+	areq_init(&r, c->fd);
+	areq_modeset(&r, &p0->p, p0->alt_blob, &c->alt_fb);
 	try_case(c, sf("modeset crtc %u to %s", p0->p.crtc, p0->alt.name), &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, 0, true);
 	try_case(c, sf("modeset crtc %u to %s without ALLOW_MODESET",
 		       p0->p.crtc, p0->alt.name), &r, 0, -EINVAL, false);
 
 	if (c->npipes >= 2) {
-		req_init(&r);
+		areq_init(&r, c->fd);
 		for (i = 0; i < c->npipes; i++) {
-			req_modeset(c->fd, &r, &c->pipe[i].p,
-				    c->pipe[i].alt_blob,
-				    c->pipe[i].alt.hdisplay == c->alt_fb.width &&
-				    c->pipe[i].alt.vdisplay == c->alt_fb.height ?
-				    &c->alt_fb : NULL);
+			areq_modeset(&r, &c->pipe[i].p,
+				     c->pipe[i].alt_blob,
+				     c->pipe[i].alt.hdisplay == c->alt_fb.width &&
+				     c->pipe[i].alt.vdisplay == c->alt_fb.height ?
+				     &c->alt_fb : NULL);
 			if (c->pipe[i].alt.hdisplay != c->alt_fb.width ||
 			    c->pipe[i].alt.vdisplay != c->alt_fb.height)
-				req_plane_off(c->fd, &r, c->pipe[i].p.plane);
+				req_plane_off(&r, c->pipe[i].p.plane);
 		}
 		try_case(c, sf("modeset all %d pipes to another mode",
 			       c->npipes), &r, DRM_MODE_ATOMIC_ALLOW_MODESET,
@@ -637,54 +524,54 @@ static void cases_modeset(struct ctx *c)
 	}
 
 	if (on) {
-		req_init(&r);
-		req_pipe_off(c->fd, &r, p0);
+		areq_init(&r, c->fd);
+		req_pipe_off(&r, p0);
 		try_case(c, sf("switch crtc %u off", p0->p.crtc), &r,
 			 DRM_MODE_ATOMIC_ALLOW_MODESET, 0, true);
 
-		req_init(&r);
+		areq_init(&r, c->fd);
 		for (i = 0; i < c->npipes; i++)
-			req_pipe_off(c->fd, &r, &c->pipe[i]);
+			req_pipe_off(&r, &c->pipe[i]);
 		try_case(c, "switch every pipe off", &r,
 			 DRM_MODE_ATOMIC_ALLOW_MODESET, 0, true);
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
-			0);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
+			 0);
 		try_case(c, sf("ACTIVE=0 on crtc %u keeping its mode",
 			       p0->p.crtc), &r, DRM_MODE_ATOMIC_ALLOW_MODESET,
 			 0, true);
 		try_case(c, sf("ACTIVE=0 on crtc %u without ALLOW_MODESET",
 			       p0->p.crtc), &r, 0, -EINVAL, false);
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID",
-			p0->blob);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID",
+			 p0->blob);
 		try_case(c, sf("MODE_ID on crtc %u set to its current mode",
 			       p0->p.crtc), &r, 0, 0, true);
 	} else {
-		req_init(&r);
-		req_modeset(c->fd, &r, &p0->p, p0->blob, &c->fb[0]);
+		areq_init(&r, c->fd);
+		areq_modeset(&r, &p0->p, p0->blob, &c->fb[0]);
 		try_case(c, sf("switch crtc %u on", p0->p.crtc), &r,
 			 DRM_MODE_ATOMIC_ALLOW_MODESET, 0, true);
 
-		req_init(&r);
-		req_modeset(c->fd, &r, &p0->p, p0->blob, NULL);
+		areq_init(&r, c->fd);
+		areq_modeset(&r, &p0->p, p0->blob, NULL);
 		try_case(c, sf("switch crtc %u on with no plane", p0->p.crtc),
 			 &r, DRM_MODE_ATOMIC_ALLOW_MODESET, 0, true);
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
-			1);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
+			 1);
 		try_case(c, sf("ACTIVE=1 on crtc %u without a mode",
 			       p0->p.crtc), &r, DRM_MODE_ATOMIC_ALLOW_MODESET,
 			 -EINVAL, false);
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID",
-			p0->blob);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
-			1);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID",
+			 p0->blob);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE",
+			 1);
 		try_case(c, sf("crtc %u on without a connector", p0->p.crtc),
 			 &r, DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 	}
@@ -695,7 +582,7 @@ static void cases_planes(struct ctx *c)
 	struct pipe_ctx *p0 = &c->pipe[0];
 	uint32_t plane = p0->p.plane, crtc = p0->p.crtc;
 	uint32_t w = c->fb[0].width, h = c->fb[0].height;
-	struct req r;
+	struct areq r;
 
 	if (!on_state(c)) {
 		/*
@@ -703,14 +590,14 @@ static void cases_planes(struct ctx *c)
 		 * (can_update_disabled, as vkms does); if it says so, the
 		 * commit must agree.
 		 */
-		req_init(&r);
-		req_plane(c->fd, &r, plane, crtc, &c->fb[0], 0, 0);
+		areq_init(&r, c->fd);
+		req_plane(&r, plane, crtc, &c->fb[0], 0, 0);
 		try_case(c, sf("primary plane %u on disabled crtc %u", plane,
 			       crtc), &r, DRM_MODE_ATOMIC_ALLOW_MODESET,
 			 EXPECT_ANY, true);
 		if (p0->cursor) {
-			req_init(&r);
-			req_plane(c->fd, &r, p0->cursor, crtc, &c->cur_fb, 10,
+			areq_init(&r, c->fd);
+			req_plane(&r, p0->cursor, crtc, &c->cur_fb, 10,
 				  10);
 			try_case(c, sf("cursor plane %u on disabled crtc %u",
 				       p0->cursor, crtc), &r,
@@ -720,83 +607,83 @@ static void cases_planes(struct ctx *c)
 		return;
 	}
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID",
-		c->fb[1].fb_id);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID",
+		 c->fb[1].fb_id);
 	try_case(c, sf("flip plane %u to another fb", plane), &r, 0, 0, true);
 	try_case(c, sf("nonblocking flip of plane %u", plane), &r,
 		 DRM_MODE_ATOMIC_NONBLOCK, 0, false);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 100);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 50);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 100);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 50);
 	try_case(c, sf("move plane %u to +100+50", plane), &r, 0, 0, true);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)(w / 2) << 16);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		(uint64_t)(h / 2) << 16);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h / 2);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", w / 4);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", h / 4);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
+		 (uint64_t)(w / 2) << 16);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
+		 (uint64_t)(h / 2) << 16);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h / 2);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", w / 4);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", h / 4);
 	try_case(c, sf("resize plane %u to %ux%u+%u+%u", plane, w / 2, h / 2,
 		       w / 4, h / 4), &r, 0, 0, true);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "SRC_X",
-		(uint64_t)(w / 4) << 16);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)(w / 2) << 16);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "SRC_X",
+		 (uint64_t)(w / 4) << 16);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
+		 (uint64_t)(w / 2) << 16);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
 	try_case(c, sf("pan plane %u's source", plane), &r, 0, 0, true);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h / 2);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w / 2);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h / 2);
 	try_case(c, sf("scale plane %u down by 2", plane), &r, 0, EXPECT_ANY,
 		 true);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)(w + 1) << 16);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
+		 (uint64_t)(w + 1) << 16);
 	try_case(c, sf("plane %u source beyond its fb", plane), &r, 0,
 		 -ENOSPC, false);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
 	try_case(c, sf("plane %u with an fb but no crtc", plane), &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 
-	req_init(&r);
-	req_add(c->fd, &r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	areq_init(&r, c->fd);
+	areq_add(&r, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
 	try_case(c, sf("plane %u with a crtc but no fb", plane), &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 
-	req_init(&r);
-	req_plane_off(c->fd, &r, plane);
+	areq_init(&r, c->fd);
+	req_plane_off(&r, plane);
 	try_case(c, sf("switch primary plane %u off", plane), &r, 0, 0, true);
 
 	if (p0->cursor) {
-		req_init(&r);
-		req_add(c->fd, &r, p0->cursor, DRM_MODE_OBJECT_PLANE,
-			"CRTC_X", 200);
-		req_add(c->fd, &r, p0->cursor, DRM_MODE_OBJECT_PLANE,
-			"CRTC_Y", 300);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->cursor, DRM_MODE_OBJECT_PLANE,
+			 "CRTC_X", 200);
+		areq_add(&r, p0->cursor, DRM_MODE_OBJECT_PLANE,
+			 "CRTC_Y", 300);
 		try_case(c, sf("move cursor plane %u", p0->cursor), &r, 0, 0,
 			 true);
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->cursor, DRM_MODE_OBJECT_PLANE,
-			"CRTC_X", (uint64_t)-32);
-		req_add(c->fd, &r, p0->cursor, DRM_MODE_OBJECT_PLANE,
-			"CRTC_Y", (uint64_t)-32);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->cursor, DRM_MODE_OBJECT_PLANE,
+			 "CRTC_X", (uint64_t)-32);
+		areq_add(&r, p0->cursor, DRM_MODE_OBJECT_PLANE,
+			 "CRTC_Y", (uint64_t)-32);
 		try_case(c, sf("cursor plane %u partly off screen", p0->cursor),
 			 &r, 0, 0, true);
 
-		req_init(&r);
-		req_plane_off(c->fd, &r, p0->cursor);
+		areq_init(&r, c->fd);
+		req_plane_off(&r, p0->cursor);
 		try_case(c, sf("switch cursor plane %u off", p0->cursor), &r,
 			 0, 0, true);
 	}
@@ -810,48 +697,48 @@ static void cases_invalid(struct ctx *c)
 				  "ACTIVE");
 	uint32_t fb_prop = prop_id(c->fd, p0->p.plane, DRM_MODE_OBJECT_PLANE,
 				   "FB_ID");
-	struct req r;
+	struct areq r;
 
-	req_init(&r);
-	req_modeset(c->fd, &r, &p0->p, c->bad_mode_blob, NULL);
+	areq_init(&r, c->fd);
+	areq_modeset(&r, &p0->p, c->bad_mode_blob, NULL);
 	try_case(c, "modeset to a mode with a zero clock", &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 
-	req_init(&r);
-	req_modeset(c->fd, &r, &p0->p, p0->p.plane, NULL);
+	areq_init(&r, c->fd);
+	areq_modeset(&r, &p0->p, p0->p.plane, NULL);
 	try_case(c, "modeset with a plane id as MODE_ID", &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 
-	req_init(&r);
-	req_add_id(&r, BOGUS_ID, active, 1);
+	areq_init(&r, c->fd);
+	areq_add_id(&r, BOGUS_ID, active, 1);
 	try_case(c, "ACTIVE on an unknown object id", &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -ENOENT, false);
 
-	req_init(&r);
-	req_add_id(&r, p0->p.crtc, fb_prop, c->fb[0].fb_id);
+	areq_init(&r, c->fd);
+	areq_add_id(&r, p0->p.crtc, fb_prop, c->fb[0].fb_id);
 	try_case(c, "plane property FB_ID on a crtc", &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -ENOENT, false);
 
-	req_init(&r);
-	req_modeset(c->fd, &r, &p0->p, p0->blob, &c->fb[0]);
-	req_add(c->fd, &r, p0->p.plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		(uint64_t)(c->fb[0].height + 1) << 16);
+	areq_init(&r, c->fd);
+	areq_modeset(&r, &p0->p, p0->blob, &c->fb[0]);
+	areq_add(&r, p0->p.plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
+		 (uint64_t)(c->fb[0].height + 1) << 16);
 	try_case(c, "modeset with the source beyond the fb", &r,
 		 DRM_MODE_ATOMIC_ALLOW_MODESET, -ENOSPC, false);
 
 	if (c->npipes >= 2) {
 		struct pipe_ctx *p1 = &c->pipe[1];
 
-		req_init(&r);
-		req_modeset(c->fd, &r, &p1->p, p1->blob, NULL);
-		req_plane(c->fd, &r, p0->p.plane, p1->p.crtc, &c->fb[0], 0, 0);
+		areq_init(&r, c->fd);
+		areq_modeset(&r, &p1->p, p1->blob, NULL);
+		req_plane(&r, p0->p.plane, p1->p.crtc, &c->fb[0], 0, 0);
 		try_case(c, sf("plane %u on crtc %u, not in its possible_crtcs",
 			       p0->p.plane, p1->p.crtc), &r,
 			 DRM_MODE_ATOMIC_ALLOW_MODESET, -EINVAL, false);
 		if (p0->cursor) {
-			req_init(&r);
-			req_modeset(c->fd, &r, &p1->p, p1->blob, &c->fb[0]);
-			req_plane(c->fd, &r, p0->cursor, p1->p.crtc,
+			areq_init(&r, c->fd);
+			areq_modeset(&r, &p1->p, p1->blob, &c->fb[0]);
+			req_plane(&r, p0->cursor, p1->p.crtc,
 				  &c->cur_fb, 0, 0);
 			try_case(c, sf("cursor plane %u of crtc %u on crtc %u",
 				       p0->cursor, p0->p.crtc, p1->p.crtc), &r,
@@ -861,12 +748,12 @@ static void cases_invalid(struct ctx *c)
 	}
 
 	/* The core must refuse to promise an event for a test. */
-	req_init(&r);
+	areq_init(&r, c->fd);
 	if (on_state(c))
-		req_add(c->fd, &r, p0->p.plane, DRM_MODE_OBJECT_PLANE,
-			"FB_ID", c->fb[1].fb_id);
+		areq_add(&r, p0->p.plane, DRM_MODE_OBJECT_PLANE,
+			 "FB_ID", c->fb[1].fb_id);
 	else
-		req_modeset(c->fd, &r, &p0->p, p0->blob, &c->fb[0]);
+		areq_modeset(&r, &p0->p, p0->blob, &c->fb[0]);
 	try_case(c, "TEST_ONLY with PAGE_FLIP_EVENT", &r,
 		 DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_ALLOW_MODESET,
 		 -EINVAL, false);
@@ -879,11 +766,11 @@ static void cases_invalid(struct ctx *c)
 	if (on_state(c)) {
 		int32_t fence = 12345;
 
-		req_init(&r);
-		req_add(c->fd, &r, p0->p.plane, DRM_MODE_OBJECT_PLANE, "FB_ID",
-			c->fb[1].fb_id);
-		req_add(c->fd, &r, p0->p.crtc, DRM_MODE_OBJECT_CRTC,
-			"OUT_FENCE_PTR", (uint64_t)(uintptr_t)&fence);
+		areq_init(&r, c->fd);
+		areq_add(&r, p0->p.plane, DRM_MODE_OBJECT_PLANE, "FB_ID",
+			 c->fb[1].fb_id);
+		areq_add(&r, p0->p.crtc, DRM_MODE_OBJECT_CRTC,
+			 "OUT_FENCE_PTR", (uint64_t)(uintptr_t)&fence);
 		try_case(c, "TEST_ONLY flip with OUT_FENCE_PTR", &r, 0, 0,
 			 false);
 		check(fence == -1, "[on] TEST_ONLY with OUT_FENCE_PTR makes no fence",
@@ -966,7 +853,7 @@ static void do_color_blob(struct ctx *c, uint32_t crtc, const char *name,
 	uint32_t blob = 0;
 	size_t len;
 	void *data;
-	struct req r;
+	struct areq r;
 	uint64_t i;
 
 	if (!prop)
@@ -1010,8 +897,8 @@ static void do_color_blob(struct ctx *c, uint32_t crtc, const char *name,
 	}
 	free(data);
 
-	req_init(&r);
-	req_add_id(&r, crtc, prop, blob);
+	areq_init(&r, c->fd);
+	areq_add_id(&r, crtc, prop, blob);
 	try_case(c, sf("crtc %u %s = identity (%zu bytes)", crtc, name, len),
 		 &r, 0, on_state(c) ? 0 : EXPECT_ANY, true);
 	drmModeDestroyPropertyBlob(c->fd, blob);
@@ -1059,13 +946,13 @@ static void cases_props(struct ctx *c)
 			drmModePropertyRes *p = prop_info(c->fd, o->props[k]);
 			uint64_t v[64], bad[4];
 			int n, nbad, j;
-			struct req r;
+			struct areq r;
 
 			if (!p || prop_is_core(p->name))
 				continue;
 			if (p->flags & DRM_MODE_PROP_IMMUTABLE) {
-				req_init(&r);
-				req_add_id(&r, o->id, p->prop_id, o->vals[k]);
+				areq_init(&r, c->fd);
+				areq_add_id(&r, o->id, p->prop_id, o->vals[k]);
 				try_case(c, sf("%s %u immutable %s = %llu", tn,
 					       o->id, p->name,
 					       (unsigned long long)o->vals[k]),
@@ -1091,8 +978,8 @@ static void cases_props(struct ctx *c)
 					 (!strcmp(p->name, "alpha") ||
 					  !strcmp(p->name, "zpos")))
 					expect = 0;
-				req_init(&r);
-				req_add_id(&r, o->id, p->prop_id, v[j]);
+				areq_init(&r, c->fd);
+				areq_add_id(&r, o->id, p->prop_id, v[j]);
 				try_case(c, sf("%s %u %s = %llu", tn, o->id,
 					       p->name,
 					       (unsigned long long)v[j]),
@@ -1100,8 +987,8 @@ static void cases_props(struct ctx *c)
 					 expect, !dpms && !link);
 			}
 			for (j = 0; j < nbad; j++) {
-				req_init(&r);
-				req_add_id(&r, o->id, p->prop_id, bad[j]);
+				areq_init(&r, c->fd);
+				areq_add_id(&r, o->id, p->prop_id, bad[j]);
 				try_case(c, sf("%s %u %s = %llu (invalid)", tn,
 					       o->id, p->name,
 					       (unsigned long long)bad[j]),
@@ -1114,7 +1001,7 @@ static void cases_props(struct ctx *c)
 
 static int enter_state(struct ctx *c, bool on)
 {
-	struct req r;
+	struct areq r;
 	int i, ret;
 
 	ret = kms_reset_all(c->fd);
@@ -1123,18 +1010,18 @@ static int enter_state(struct ctx *c, bool on)
 		return ret;
 	c->state = on ? "on" : "off";
 	if (on) {
-		req_init(&r);
+		areq_init(&r, c->fd);
 		for (i = 0; i < c->npipes; i++)
-			req_modeset(c->fd, &r, &c->pipe[i].p, c->pipe[i].blob,
-				    c->pipe[i].p.mode.hdisplay ==
-				    c->fb[0].width &&
-				    c->pipe[i].p.mode.vdisplay ==
-				    c->fb[0].height ? &c->fb[0] : NULL);
+			areq_modeset(&r, &c->pipe[i].p, c->pipe[i].blob,
+				     c->pipe[i].p.mode.hdisplay ==
+				     c->fb[0].width &&
+				     c->pipe[i].p.mode.vdisplay ==
+				     c->fb[0].height ? &c->fb[0] : NULL);
 		if (c->pipe[0].cursor)
-			req_plane(c->fd, &r, c->pipe[0].cursor,
+			req_plane(&r, c->pipe[0].cursor,
 				  c->pipe[0].p.crtc, &c->cur_fb, 100, 100);
-		ret = req_commit(c->fd, &r, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				 NULL);
+		ret = areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET,
+				  NULL);
 		if (!check(!ret, sf("modeset all %d pipes, cursor on crtc %u",
 				    c->npipes, c->pipe[0].p.crtc),
 			   err_name(ret)))
@@ -1285,14 +1172,14 @@ int main(void)
 		goto out_clean;
 	{
 		/* The snapshot must see what a real commit changes. */
-		struct req r;
+		struct areq r;
 		const char *d;
 		int ret;
 
-		req_init(&r);
-		req_add(c->fd, &r, c->pipe[0].p.plane, DRM_MODE_OBJECT_PLANE,
-			"FB_ID", c->fb[1].fb_id);
-		ret = req_commit(c->fd, &r, 0, NULL);
+		areq_init(&r, c->fd);
+		areq_add(&r, c->pipe[0].p.plane, DRM_MODE_OBJECT_PLANE,
+			 "FB_ID", c->fb[1].fb_id);
+		ret = areq_commit(&r, 0, NULL);
 		snapshot_take(c, &c->now);
 		d = snapshot_diff(c->fd, &c->base, &c->now);
 		check(!ret && d, "a real flip shows in the snapshot",
