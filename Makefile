@@ -54,6 +54,12 @@ $(B)/bin/atomkms-capture: userspace/atomkms-capture.c userspace/drmutil.c usersp
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -o $@ userspace/drmutil.c $< $(DRM_LIBS) $(shell pkg-config --libs libpng) -lm
 
+# test-bad-input is one program in parts: bad_input.c and bad_input_*.c.
+BAD_INPUT := $(wildcard test/guest/bad_input*.c)
+$(B)/bin/test-bad-input: test/guest/test-bad-input.c $(BAD_INPUT) test/guest/bad_input.h test/guest/tap.h userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -o $@ userspace/drmutil.c $< $(BAD_INPUT) $(DRM_LIBS) -lm
+
 # The pure-C core's one list of sources (module/core/sources.mk).
 include module/core/sources.mk
 CORE_SRCS := $(patsubst %,module/core/atomkms_%.c,$(ATOMKMS_COMPOSE_CORE))

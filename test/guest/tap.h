@@ -11,7 +11,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* A test in several files defines TAP_EXTERN_FAILURES and one count. */
+#ifdef TAP_EXTERN_FAILURES
+extern int failures;
+#else
 static int failures;
+#endif
 
 static inline bool check(bool ok, const char *what, const char *detail)
 {
