@@ -176,45 +176,106 @@ bool atomkms_scanout_defer_async_event(struct atomkms_crtc *akcrtc,
 	return defer;
 }
 
+/*
+ * What one run of the worker does, taken under the scanout lock: the
+ * frames to give a CRC, the writeback jobs to complete, and the state
+ * they were asked for in.
+ */
+struct atomkms_scanout_round {
+	struct atomkms_crtc_state *state;
+	u64 start, end, generation, epoch;
+	unsigned int wb_jobs;
+	struct atomkms_writeback wb;
+	bool crc;
+};
+
+/* Take the pending work, and the snapshot to compose it from. */
+static bool atomkms_scanout_claim(struct atomkms_crtc *akcrtc,
+				  struct atomkms_scanout_round *r)
+{
+	struct atomkms_scanout *so = &akcrtc->scanout;
+	bool work;
+
+	spin_lock_irq(&so->lock);
+	r->state = so->active;
+	r->start = so->frame_start;
+	r->end = so->frame_end;
+	r->crc = so->crc_enabled && so->frame_pending;
+	so->frame_pending = false;
+	r->wb_jobs = r->state ? so->wb_jobs : 0;
+	so->wb_jobs -= r->wb_jobs;
+	r->wb = so->wb_target;
+	r->generation = so->generation;
+	r->epoch = so->crc_epoch;
+	work = r->state && (r->crc || r->wb_jobs);
+	if (work) {
+		atomkms_snapshot_take(&so->snap, r->state);
+		so->composing = true;
+	}
+	spin_unlock_irq(&so->lock);
+	return work;
+}
+
+/*
+ * Report the frame's CRC for every frame of the round, to the reader it
+ * was composed for, or to nobody: the debugfs file may have been closed
+ * and reopened meanwhile, and its new queue exists before
+ * set_crc_source() is called. Entries are added under the scanout lock,
+ * which atomkms_crc_set_source() takes.
+ */
+static void atomkms_scanout_report_crc(struct atomkms_crtc *akcrtc,
+				       struct atomkms_scanout_round *r,
+				       u64 value)
+{
+	struct atomkms_scanout *so = &akcrtc->scanout;
+	struct drm_crtc *crtc = &akcrtc->base;
+	u32 words[ATOMKMS_CRC_WORDS];
+	unsigned int space;
+	u64 n;
+
+	spin_lock_irq(&so->lock);
+	if (so->crc_epoch != r->epoch) {
+		spin_unlock_irq(&so->lock);
+		return;
+	}
+	/*
+	 * Vblanks that passed while we composed showed the same committed
+	 * state: report them now rather than one composition later.
+	 */
+	if (so->generation == r->generation && so->frame_pending) {
+		r->end = so->frame_end;
+		so->frame_pending = false;
+	}
+	space = atomkms_crc_space(crtc);
+	if (r->end - r->start >= space) {
+		drm_dbg_driver(crtc->dev,
+			       "[CRTC:%d:%s] CRC reader behind, frames %llu-%llu dropped\n",
+			       crtc->base.id, crtc->name, r->start, r->end - space);
+		r->start = r->end + 1 - space;
+	}
+	atomkms_crc_words(value, words);
+	for (n = r->start; n <= r->end; n++)
+		drm_crtc_add_crc_entry(crtc, true, n, words);
+	spin_unlock_irq(&so->lock);
+}
+
 static void atomkms_scanout_worker(struct work_struct *work)
 {
 	struct atomkms_crtc *akcrtc =
 		container_of(work, struct atomkms_crtc, scanout.work);
-	struct drm_crtc *crtc = &akcrtc->base;
 	struct atomkms_frame_snapshot *snap = &akcrtc->scanout.snap;
+	struct drm_crtc *crtc = &akcrtc->base;
 	struct drm_pending_vblank_event *event;
-	struct atomkms_crtc_state *state;
-	struct atomkms_writeback wb;
-	unsigned int wb_jobs, space, i;
-	u64 generation, epoch;
-	u64 start, end, n;
-	bool crc;
-	u32 words[ATOMKMS_CRC_WORDS];
+	struct atomkms_scanout_round r;
+	unsigned int i;
 	u64 value = 0;
 	int ret;
 
-	spin_lock_irq(&akcrtc->scanout.lock);
-	state = akcrtc->scanout.active;
-	start = akcrtc->scanout.frame_start;
-	end = akcrtc->scanout.frame_end;
-	crc = akcrtc->scanout.crc_enabled && akcrtc->scanout.frame_pending;
-	akcrtc->scanout.frame_pending = false;
-	wb_jobs = state ? akcrtc->scanout.wb_jobs : 0;
-	akcrtc->scanout.wb_jobs -= wb_jobs;
-	wb = akcrtc->scanout.wb_target;
-	generation = akcrtc->scanout.generation;
-	epoch = akcrtc->scanout.crc_epoch;
-	if (state && (crc || wb_jobs)) {
-		atomkms_snapshot_take(snap, state);
-		akcrtc->scanout.composing = true;
-	}
-	spin_unlock_irq(&akcrtc->scanout.lock);
-
-	if (!state || (!crc && !wb_jobs))
+	if (!atomkms_scanout_claim(akcrtc, &r))
 		return;
 
-	snap->frame.crc = crc ? &value : NULL;
-	snap->frame.wb = wb_jobs ? &wb : NULL;
+	snap->frame.crc = r.crc ? &value : NULL;
+	snap->frame.wb = r.wb_jobs ? &r.wb : NULL;
 	snap->frame.line_hook = atomkms_compose_line_hook;
 	snap->frame.hook_ctx = akcrtc;
 	ret = atomkms_compose_frame(&snap->frame, akcrtc->scanout.scratch);
@@ -233,41 +294,10 @@ static void atomkms_scanout_worker(struct work_struct *work)
 			       crtc->base.id, crtc->name, ret);
 
 	/* Jobs queued faster than frames all complete with the newest. */
-	for (i = 0; i < wb_jobs; i++)
+	for (i = 0; i < r.wb_jobs; i++)
 		drm_writeback_signal_completion(&akcrtc->wb, ret);
-	if (!crc || ret)
-		return;
-
-	/*
-	 * The CRC goes to the reader it was composed for, or to nobody: the
-	 * debugfs file may have been closed and reopened meanwhile, and its
-	 * new queue exists before set_crc_source() is called. Entries are
-	 * added under the scanout lock, which atomkms_crc_set_source() takes.
-	 */
-	spin_lock_irq(&akcrtc->scanout.lock);
-	if (akcrtc->scanout.crc_epoch != epoch) {
-		spin_unlock_irq(&akcrtc->scanout.lock);
-		return;
-	}
-	/*
-	 * Vblanks that passed while we composed showed the same committed
-	 * state: report them now rather than one composition later.
-	 */
-	if (akcrtc->scanout.generation == generation && akcrtc->scanout.frame_pending) {
-		end = akcrtc->scanout.frame_end;
-		akcrtc->scanout.frame_pending = false;
-	}
-	space = atomkms_crc_space(crtc);
-	if (end - start >= space) {
-		drm_dbg_driver(crtc->dev,
-			       "[CRTC:%d:%s] CRC reader behind, frames %llu-%llu dropped\n",
-			       crtc->base.id, crtc->name, start, end - space);
-		start = end + 1 - space;
-	}
-	atomkms_crc_words(value, words);
-	for (n = start; n <= end; n++)
-		drm_crtc_add_crc_entry(crtc, true, n, words);
-	spin_unlock_irq(&akcrtc->scanout.lock);
+	if (r.crc && !ret)
+		atomkms_scanout_report_crc(akcrtc, &r, value);
 }
 
 /**
