@@ -89,6 +89,18 @@ static void atomkms_topo_writeback_clones(struct atomkms_topology *t)
 	}
 }
 
+/* A monitor's largest and preferred modes: NULL, or what is wrong. */
+static const char *atomkms_topo_check_modes(u32 max_w, u32 max_h, u32 pref_w,
+					    u32 pref_h)
+{
+	if (max_w < ATOMKMS_TOPO_MIN_MODE_W || max_w > ATOMKMS_TOPO_MAX_MODE_W ||
+	    max_h < ATOMKMS_TOPO_MIN_MODE_H || max_h > ATOMKMS_TOPO_MAX_MODE_H)
+		return "connectors: the largest mode must be 640x480 to 8192x8192";
+	if (pref_w > max_w || pref_h > max_h)
+		return "connectors: the preferred mode is larger than the largest";
+	return NULL;
+}
+
 /* The connector on CRTC @i: its own rate, or the last one given, or 60. */
 static u32 atomkms_params_refresh(const struct atomkms_params *p, u32 i)
 {
@@ -119,14 +131,9 @@ static const char *atomkms_params_check(const struct atomkms_params *p)
 		return "max_scale_factor must be 1 to 16";
 	if (p->num_refresh > ATOMKMS_TOPO_MAX_CRTCS)
 		return "refresh: at most 8 rates";
-	if (p->max_width < ATOMKMS_TOPO_MIN_MODE_W ||
-	    p->max_width > ATOMKMS_TOPO_MAX_MODE_W ||
-	    p->max_height < ATOMKMS_TOPO_MIN_MODE_H ||
-	    p->max_height > ATOMKMS_TOPO_MAX_MODE_H)
-		return "connectors: the largest mode must be 640x480 to 8192x8192";
-	if (p->pref_width > p->max_width || p->pref_height > p->max_height)
-		return "connectors: the preferred mode is larger than the largest";
-	return NULL;
+	/* Checked here too: no connector may be there to check them on. */
+	return atomkms_topo_check_modes(p->max_width, p->max_height,
+					p->pref_width, p->pref_height);
 }
 
 /**
@@ -360,14 +367,8 @@ atomkms_topo_check_connector(const struct atomkms_topology *t, u32 i)
 			return "connectors: each has an encoder of its own";
 	if (c->refresh < 1 || c->refresh > ATOMKMS_TOPO_MAX_REFRESH)
 		return "connectors: refresh must be 1 to 1000 Hz";
-	if (c->max_width < ATOMKMS_TOPO_MIN_MODE_W ||
-	    c->max_width > ATOMKMS_TOPO_MAX_MODE_W ||
-	    c->max_height < ATOMKMS_TOPO_MIN_MODE_H ||
-	    c->max_height > ATOMKMS_TOPO_MAX_MODE_H)
-		return "connectors: the largest mode must be 640x480 to 8192x8192";
-	if (c->pref_width > c->max_width || c->pref_height > c->max_height)
-		return "connectors: the preferred mode is larger than the largest";
-	return NULL;
+	return atomkms_topo_check_modes(c->max_width, c->max_height,
+					c->pref_width, c->pref_height);
 }
 
 static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
