@@ -27,7 +27,7 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help clients \
-	sparse checkpatch lint bench sw_sync core-srcs
+	sparse checkpatch lint bench sw_sync core-srcs module-debug
 
 all: module userspace sw_sync
 
@@ -109,6 +109,19 @@ igt: all
 # An interactive shell in the guest, atomkms loaded (exit to power off).
 shell: all
 	@qemu/run-guest.sh --name shell --interactive --timeout 3600 -- /bin/bash
+
+# atomkms.ko for the debug kernel (qemu/build-debug-kernel.sh), built from
+# a copy of the module's sources in build/debug-kmod so that the two
+# builds' objects never mix.
+DEBUG_KDIR := $(CACHE)/debug-kernel/obj
+module-debug:
+	@test -f "$(CACHE)/debug-kernel/stamp" || { echo "no debug kernel in $(CACHE)/debug-kernel: run make setup"; exit 1; }
+	@mkdir -p $(B)/debug-kmod/module/core $(B)/debug-kmod/include
+	@cp -pu Kbuild $(B)/debug-kmod/
+	@cp -pu module/*.[ch] $(B)/debug-kmod/module/
+	@cp -pu module/core/*.c module/core/sources.mk $(B)/debug-kmod/module/core/
+	@cp -pu include/*.h $(B)/debug-kmod/include/
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(B)/debug-kmod modules
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules

@@ -4,6 +4,8 @@
 # qemu/initramfs-init as /init.
 #
 # Usage: qemu/mkinitramfs.sh KVER OUT
+# Env:   MODDIR  the modules tree's root (default /); a kernel with the
+#                boot modules built in gets an initramfs without modules
 set -eu
 
 kver=$1
@@ -22,7 +24,7 @@ chmod +x "$work/init"
 # Dependencies first, each module once, in load order.
 : > "$work/lib/modules/order"
 for m in $mods; do
-	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+	modprobe -d "${MODDIR:-/}" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' | while read -r path; do
 	name=$(basename "$path")
 	case "$name" in

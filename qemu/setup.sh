@@ -16,12 +16,14 @@ cache=${CACHE:-/var/cache/atomkms}
 # benchmark), hwdata (the PNP ID list test_edid checks our EDIDs'
 # manufacturer against), and what make deb builds the atomkms-dkms package
 # with and make check-dkms installs it with (dkms, dh-dkms, debhelper,
-# dpkg-dev, fakeroot).
+# dpkg-dev, fakeroot), and what the debug kernel builds with (flex, bison,
+# bc, libelf-dev, libssl-dev).
 packages="build-essential pkg-config kmod cpio xz-utils zstd e2fsprogs
 	busybox-static python3 linux-headers-6.12-amd64 linux-image-6.12-amd64
 	linux-source-6.12 qemu-system-x86 debootstrap libdrm-dev sparse
 	libpng-dev libpixman-1-dev edid-decode hwdata
-	dkms dh-dkms debhelper dpkg-dev fakeroot"
+	dkms dh-dkms debhelper dpkg-dev fakeroot
+	flex bison bc libelf-dev libssl-dev"
 
 missing=
 for p in $packages; do
@@ -77,4 +79,7 @@ else
 	echo "initramfs: up to date ($initrd)"
 fi
 checkpatch
+# The debug kernel (lockdep, KASAN, kmemleak, ...): make check's debug
+# stage and make check-debug boot it.
+"$here/build-debug-kernel.sh"
 echo "setup: done (kernel $kver, cache $cache)"
