@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 log=build/check
 mkdir -p "$log"
-passed=0 failed=0
+passed=0 failed=0 failed_in=
 
 # Add the counts from every "...: N passed, N failed" line of a log.
 tally() {
@@ -17,6 +17,7 @@ tally() {
 		awk '{ s += $1 } END { print s + 0 }')
 	passed=$((passed + p))
 	failed=$((failed + f))
+	[ "$f" = 0 ] || failed_in="$failed_in $(basename "$1" .log)($f)"
 }
 
 echo "== unit tests"
@@ -40,6 +41,7 @@ guest_tests() {
 	if [ $grc -ne 0 ] && [ $grc -ne 1 ]; then
 		echo "guest tests ($name): the guest run failed (exit $grc)"
 		failed=$((failed + 1))
+		failed_in="$failed_in $name(guest exit $grc)"
 	fi
 	while read -r t rc; do
 		if [ "$rc" = 0 ]; then
@@ -47,12 +49,17 @@ guest_tests() {
 			echo "$t ($name): PASS"
 		else
 			failed=$((failed + 1))
+			failed_in="$failed_in $name:$t"
 			echo "$t ($name): FAIL (exit $rc)"
 		fi
 	done < "build/guest/$name/guest-tests.txt"
 	for t in $tests; do
 		grep -q "^$(basename "$t") " "build/guest/$name/guest-tests.txt" 2>/dev/null ||
-			{ failed=$((failed + 1)); echo "$(basename "$t") ($name): did not run"; }
+			{
+				failed=$((failed + 1))
+				failed_in="$failed_in $name:$(basename "$t")(did not run)"
+				echo "$(basename "$t") ($name): did not run"
+			}
 	done
 }
 tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
@@ -103,5 +110,6 @@ igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_ma
 	test/igt/expected.txt
 
 echo
+[ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"
 echo "check: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -59,6 +59,8 @@ def why(test, limit=6):
     """The lines of a result that say why it failed: igt's CRITICAL
     assertions first, else the end of its stderr, else of its dmesg."""
     err = test.get("err", "").splitlines()
+    # igt prints a failed assertion once per output it logs to: once here.
+    err = list(dict.fromkeys(err))
     lines = [l for l in err if "CRITICAL" in l]
     if not lines:
         lines = [l for l in err if l.strip()][-limit:]
@@ -177,6 +179,9 @@ def main():
         with open(args.rerun_list, "w") as f:
             f.writelines(spell(n, spelled) + "\n" for n in again)
 
+    # The names again, last: a log read from its end shows them all.
+    if unexpected:
+        print(f"unexpected ({len(unexpected)}): " + " ".join(unexpected))
     print(f"igt: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
