@@ -21,7 +21,13 @@ TOOLS := atomkms-info atomkms-demo atomkms-capture
 GUEST_TESTS := $(patsubst test/guest/%.c,%,$(wildcard test/guest/test-*.c))
 UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
 
-BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check)
+# The debug stage's guest programs (issue 16): the fuzzer, test/fuzz/*.c,
+# and fault injection, test/debug/*.c (one program per file there).
+FUZZ_SRCS := $(wildcard test/fuzz/*.c)
+DEBUG_PROGS := $(patsubst test/debug/%.c,%,$(wildcard test/debug/*.c))
+
+BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check $(DEBUG_PROGS)) \
+	$(if $(FUZZ_SRCS),$(B)/bin/atomkms-fuzz)
 UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 
 export KVER CACHE
@@ -59,6 +65,14 @@ BAD_INPUT := $(wildcard test/guest/bad_input*.c)
 $(B)/bin/test-bad-input: test/guest/test-bad-input.c $(BAD_INPUT) test/guest/bad_input.h test/guest/tap.h userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -o $@ userspace/drmutil.c $< $(BAD_INPUT) $(DRM_LIBS) -lm
+
+$(B)/bin/atomkms-fuzz: $(FUZZ_SRCS) $(wildcard test/fuzz/*.h) userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/fuzz -o $@ userspace/drmutil.c $(FUZZ_SRCS) $(DRM_LIBS) -lpthread
+
+$(B)/bin/%: test/debug/%.c userspace/drmutil.c userspace/drmutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lpthread
 
 # The pure-C core's one list of sources (module/core/sources.mk).
 include module/core/sources.mk
