@@ -33,7 +33,7 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help clients \
-	sparse checkpatch lint bench sw_sync core-srcs module-debug
+	sparse checkpatch lint bench sw_sync core-srcs module-debug check-debug
 
 all: module userspace sw_sync
 
@@ -107,8 +107,12 @@ setup:
 run: all
 	@qemu/run-guest.sh --name run --show --timeout 120 -- sh qemu/jobs/demo.sh
 
-check: all
+check: all module-debug
 	@test/check.sh
+
+# The debug stage at full length (test/run-debug.sh full): about N minutes.
+check-debug: all module-debug
+	@test/run-debug.sh full
 
 # The clients stage alone: weston, sway, kmscube and modetest in the
 # clients image (test/run-clients.sh).

@@ -164,8 +164,8 @@ rc=$(cat "$out/rc")
 # and keeps them in kmemleak.txt), fault injection's "forcing a failure"
 # (the jobs set verbose=1: one line, no stack), and KUnit's test taint
 # (T, 262144; failed KUnit cases fail the job that ran them).
-bad=$(grep -E 'WARNING:|BUG[: ]|Oops|general protection|Call Trace|lockdep|circular locking|possible recursive locking|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|blocked for more than|tainting kernel|taints kernel|UBSAN|ODEBUG|unreferenced object|kmemleak: .*(disabled|error|Cannot)|turning off the locking correctness validator|debug_locks' \
-	"$out/dmesg.txt" "$out/console.log" "$out/kmemleak.txt" 2>/dev/null |
+bad=$(grep -E 'WARNING:|BUG[: ]|Oops|general protection|Call Trace|lockdep|circular locking|possible recursive locking|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|blocked for more than|tainting kernel|taints kernel|UBSAN|ODEBUG: .*object type|ODEBUG: Out of memory|unreferenced object|kmemleak: .*(disabled|error|Cannot)|turning off the locking correctness validator|debug_locks' \
+	"$out/dmesg.txt" "$out/console.log" "$out"/kmemleak*.txt 2>/dev/null |
 	grep -vE 'loading out-of-tree module taints kernel|loading test module taints kernel|module verification failed: signature and/or required key missing - tainting kernel')
 # Taint bits other than O (4096, out-of-tree), E (8192, unsigned) and,
 # under the debug kernel, T (262144, a KUnit test ran).

@@ -85,6 +85,14 @@ tally "$log/dkms.log"
 grep -q '^dkms: [0-9]* passed' "$log/dkms.log" || [ $drc = 0 ] ||
 	{ failed=$((failed + 1)); echo "dkms: the test stopped early (exit $drc)"; }
 
+# The debug kernel (lockdep, KASAN, UBSAN, kmemleak, fault injection,
+# KUnit): our guest tests, the KUnit suites, a short fuzzer run, one pass
+# of fault injection and a short lifecycle run (test/run-debug.sh).
+echo "== debug kernel"
+test/run-debug.sh short > "$log/debug.log" 2>&1
+cat "$log/debug.log"
+tally "$log/debug.log"
+
 # igt: the default topology, then three CRTCs at their own rates. 120 Hz
 # rather than 144 in both 3-CRTC runs: under TCG on 2 cores, a 144 Hz pipe
 # beside two others misses a flip now and then (kms_vblank's accuracy

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Guest side of the debug stage (test/run-debug.sh), under the debug
+# kernel: our guest tests, atomkms's KUnit suites, the fuzzer, one pass of
+# fault injection and the lifecycle test, each followed by a kmemleak scan
+# (qemu/jobs/kmemleak.sh). Each part prints its own "NAME: N passed, N
+# failed" line; the lifecycle test runs last, as it unloads and reloads
+# the module.
+#
+# Usage (in the guest): qemu/jobs/debug-stage.sh OUTDIR short|full [PART...]
+#   PARTs (default: all, in this order): guest-tests kunit fuzz
+#   fault-inject lifecycle
+# Env: FUZZ_SEED (1), FUZZ_OPS and LIFECYCLE_CYCLES override the mode's.
+set -u
+out=$1
+mode=$2
+. /host/qemu/jobs/kmemleak.sh
+. /host/qemu/jobs/sw-sync.sh
+case $mode in
+short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5} ;;
+full) ops=${FUZZ_OPS:-100000} cycles=${LIFECYCLE_CYCLES:-100} ;;
+*) echo "debug-stage: mode must be short or full, not $mode"; exit 2 ;;
+esac
+seed=${FUZZ_SEED:-1}
+
+# part NAME COMMAND...: run one part, then scan for what it leaked.
+part() {
+	name=$1
+	shift
+	echo "=== $name ($(cut -d' ' -f1 /proc/uptime) s)"
+	"$@"
+	kmemleak_after "$name" "$out" || echo "$name-kmemleak: 0 passed, 1 failed"
+}
+
+# guest_tests: qemu/jobs/guest-tests.sh over every test-* program, counted.
+guest_tests() {
+	sh /host/qemu/jobs/guest-tests.sh "$out" /host/build/bin/test-*
+	awk '{ if ($2 == 0) p++; else { f++; print $1 ": FAIL (exit " $2 ")" } }
+		END { printf "guest-tests: %d passed, %d failed\n", p, f }' \
+		"$out/guest-tests.txt"
+}
+
+[ $# -gt 2 ] && shift 2 || set -- guest-tests kunit fuzz fault-inject lifecycle
+for p in "$@"; do
+	case $p in
+	guest-tests) part guest-tests guest_tests ;;
+	kunit) part kunit sh /host/qemu/jobs/kunit.sh "$out" ;;
+	fuzz) part fuzz sh /host/qemu/jobs/fuzz.sh "$out" "$seed" "$ops" ;;
+	fault-inject) part fault-inject sh /host/qemu/jobs/fault-inject.sh "$out" ;;
+	lifecycle) part lifecycle sh /host/qemu/jobs/lifecycle.sh "$out" "$cycles" ;;
+	*) echo "$p: no such part: 0 passed, 1 failed" ;;
+	esac
+done
+echo "=== end ($(cut -d' ' -f1 /proc/uptime) s)"
