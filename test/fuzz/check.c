@@ -25,6 +25,13 @@ const char *const fail_names[FAIL_KINDS] = {
 	[FAIL_SETUP] = "set-up failed",
 };
 
+const char *const stat_names[ST_COUNT] = {
+	"planes", "ok", "modeset", "ok", "off", "ok", "colour", "ok",
+	"writeback", "ok", "multi-CRTC", "ok",
+	"out-fences", "writeback-fences", "in-fences", "unsignalled",
+	"leases", "CRC-lines", "flip-events-asked", "vblank-events-asked",
+};
+
 void fuzz_fail(struct fuzz *f, int kind, uint64_t op, const char *fmt, ...)
 {
 	va_list ap;
@@ -82,6 +89,8 @@ int check_ret(struct fuzz *f, uint64_t op, const char *what, int ret)
 {
 	if (ret < 0) {
 		__atomic_add_fetch(&f->errs, 1, __ATOMIC_RELAXED);
+		if (-ret < (int)ARRAY_SIZE(f->errno_count))
+			__atomic_add_fetch(&f->errno_count[-ret], 1, __ATOMIC_RELAXED);
 		if (!errno_ok(-ret))
 			fuzz_fail(f, FAIL_ERRNO, op, "%s: errno %d (%s)", what,
 				  -ret, strerror(-ret));

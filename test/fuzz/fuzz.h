@@ -200,6 +200,17 @@ struct client {
 
 /* ------------------------------------------------------------- runs */
 
+/* What the run reached, for its report (and for tuning the odds). */
+enum fuzz_stat {
+	ST_PLANES, ST_PLANES_OK, ST_MODESET, ST_MODESET_OK, ST_OFF, ST_OFF_OK,
+	ST_COLOR, ST_COLOR_OK, ST_WB, ST_WB_OK, ST_MULTI, ST_MULTI_OK,
+	ST_OUT_FENCES, ST_WB_FENCES, ST_IN_FENCES, ST_IN_PENDING,
+	ST_LEASES, ST_CRC_LINES, ST_FLIP_EVENTS_ASKED, ST_VBLANK_EVENTS_ASKED,
+	ST_COUNT,
+};
+
+extern const char *const stat_names[ST_COUNT];
+
 enum fail_kind {
 	FAIL_NONE,
 	FAIL_ERRNO,		/* an errno outside the documented set */
@@ -239,7 +250,10 @@ struct fuzz {
 	int kmsg;			/* /dev/kmsg, -1 if unreadable */
 	/* statistics (racy counters are fine: they are only reported) */
 	uint64_t done, commits, commits_ok, pairs, events, errs;
-	uint64_t per_kind[64], per_kind_ok[64];
+	uint64_t per_kind[64];
+	double per_kind_s[64];		/* time spent in each kind */
+	uint64_t errno_count[600];
+	uint64_t stat[ST_COUNT];
 };
 
 void fuzz_fail(struct fuzz *f, int kind, uint64_t op, const char *fmt, ...)
@@ -258,6 +272,8 @@ void pend_drop(struct client *c, uint64_t ud);
 void events_drain(struct fuzz *f, struct client *c, int ms, uint64_t op);
 void fences_drain(struct fuzz *f, struct client *c, int ms, uint64_t op);
 void out_fence_keep(struct fuzz *f, struct client *c, int fence, uint64_t op);
+
+#define STAT(f, s) __atomic_add_fetch(&(f)->stat[s], 1, __ATOMIC_RELAXED)
 
 /* check.c */
 bool errno_ok(int err);
@@ -302,6 +318,7 @@ uint32_t pick_blob(struct opctx *o, int kind);
 uint32_t pick_handle(struct opctx *o);
 const drmModeModeInfo *pick_mode(struct opctx *o, const struct tconn *k);
 const struct tconn *pick_conn_for(struct opctx *o, int crtc_idx, bool wb);
+uint32_t fb_make(struct opctx *o, uint32_t w, uint32_t h, uint32_t fourcc);
 uint32_t blob_make(struct opctx *o, int kind, const drmModeModeInfo *mode);
 void fb_slot_free(int fd, struct fb_slot *s);
 void res_free_all(struct client *c);

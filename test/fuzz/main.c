@@ -146,8 +146,16 @@ int main(int argc, char **argv)
 	       (unsigned long long)f->errs);
 	printf("fuzz: per kind:");
 	for (i = 0; i < op_count; i++)
-		printf(" %s %llu", op_table[i].name,
-		       (unsigned long long)f->per_kind[i]);
+		printf(" %s %llu (%.1f s)", op_table[i].name,
+		       (unsigned long long)f->per_kind[i], f->per_kind_s[i]);
+	printf("\nfuzz: reached:");
+	for (i = 0; i < ST_COUNT; i++)
+		printf(" %s %llu", stat_names[i], (unsigned long long)f->stat[i]);
+	printf("\nfuzz: errnos:");
+	for (i = 0; i < ARRAY_SIZE(f->errno_count); i++)
+		if (f->errno_count[i])
+			printf(" %s %llu", strerror(i),
+			       (unsigned long long)f->errno_count[i]);
 	printf("\n");
 
 	if (f->fail.kind == FAIL_NONE) {

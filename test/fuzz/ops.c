@@ -108,6 +108,7 @@ static void op_lease(struct opctx *o)
 					 chance(&o->r, 95) ? O_CLOEXEC : (int)rnd(&o->r), &lessee);
 		check_ret(o->f, o->idx, "CREATE_LEASE", ret < 0 ? -errno : 0);
 		if (ret >= 0) {
+			STAT(o->f, ST_LEASES);
 			if (c->lease_fd >= 0)
 				close(c->lease_fd);
 			c->lease_fd = ret;
@@ -168,6 +169,8 @@ static void op_crc(struct opctx *o)
 	if (c->crc_fd >= 0) {
 		n = read(c->crc_fd, line, sizeof(line));
 		check_ret(o->f, o->idx, "crc/data read", n < 0 ? -errno : 0);
+		if (n > 0)
+			STAT(o->f, ST_CRC_LINES);
 		if (chance(&o->r, 50)) {
 			close(c->crc_fd);
 			c->crc_fd = -1;
@@ -188,7 +191,9 @@ static void op_crc(struct opctx *o)
 		return;
 	n = read(ret, line, sizeof(line) - 1);
 	check_ret(o->f, o->idx, "crc/data read", n < 0 ? -errno : 0);
-	if (chance(&o->r, 30))
+	if (n > 0)
+		STAT(o->f, ST_CRC_LINES);
+	if (chance(&o->r, 50))
 		c->crc_fd = ret;
 	else
 		close(ret);
@@ -238,7 +243,7 @@ static const struct op_desc *op_draw(struct fuzz *f, uint64_t idx,
 		w -= op_table[i].weight;
 	/* mostly the master's work (its index as of the op's start) */
 	*client = rnd_below(r, f->nclients);
-	if (chance(r, 75) && f->master >= 0)
+	if (chance(r, 85) && f->master >= 0)
 		*client = f->master;
 	return &op_table[i];
 }
@@ -255,6 +260,7 @@ void op_run(struct fuzz *f, uint64_t idx)
 	struct opctx o = { .f = f, .idx = idx };
 	const struct op_desc *d;
 	struct client *c;
+	double t0 = mono_now();
 	int ci;
 
 	d = op_draw(f, idx, &o.r, &ci);
@@ -275,5 +281,6 @@ void op_run(struct fuzz *f, uint64_t idx)
 	pthread_mutex_unlock(&c->lock);
 	klog_check(f, idx);
 	__atomic_add_fetch(&f->per_kind[d - op_table], 1, __ATOMIC_RELAXED);
+	f->per_kind_s[d - op_table] += mono_now() - t0;	/* racy: a report */
 	__atomic_add_fetch(&f->done, 1, __ATOMIC_RELAXED);
 }

@@ -37,6 +37,7 @@ struct build {
 	bool want_wb_out;
 	uint32_t fresh_blob;		/* made for this commit, destroyed after */
 	bool modeset;
+	int scen;			/* ST_PLANES, ST_MODESET... */
 };
 
 static void known_bugs_filter(const struct fuzz *f, struct areq *r);
@@ -195,6 +196,7 @@ static void add_plane(struct opctx *o, struct build *b, const struct tplane *p,
 	}
 }
 
+/* A framebuffer of exactly @w x @h (in a writeback format for @wb). */
 static uint32_t fb_of_size(struct opctx *o, uint32_t w, uint32_t h,
 			   const struct tconn *wb)
 {
@@ -211,7 +213,97 @@ static uint32_t fb_of_size(struct opctx *o, uint32_t w, uint32_t h,
 		if (s->fb_id && s->w == w && s->h == h && fmt_ok)
 			return s->fb_id;
 	}
+	if (w && h && w <= 4096 && h <= 4096 && chance(&o->r, 70))
+		return fb_make(o, w, h, wb && wb->nwb_formats ?
+			       wb->wb_formats[rnd_below(&o->r, wb->nwb_formats)] :
+			       DRM_FORMAT_XRGB8888);
 	return pick_fb(o, NULL);
+}
+
+/* What the CRTC does now: ACTIVE and its mode's size (0 x 0: none). */
+struct cur {
+	bool active;
+	uint32_t w, h;
+};
+
+static void crtc_cur(struct opctx *o, const struct tcrtc *k, struct cur *cu)
+{
+	const struct prop *pa = obj_prop(&k->o, "ACTIVE");
+	const struct prop *pm = obj_prop(&k->o, "MODE_ID");
+	uint32_t props[64];
+	uint64_t vals[64];
+	struct drm_mode_obj_get_properties g = {
+		.props_ptr = (uintptr_t)props,
+		.prop_values_ptr = (uintptr_t)vals,
+		.count_props = 64,
+		.obj_id = k->o.id,
+		.obj_type = DRM_MODE_OBJECT_CRTC,
+	};
+	uint32_t i, mode_id = 0;
+
+	memset(cu, 0, sizeof(*cu));
+	if (!pa || !pm || drmIoctl(o->c->fd, DRM_IOCTL_MODE_OBJ_GETPROPERTIES, &g))
+		return;
+	for (i = 0; i < g.count_props && i < 64; i++) {
+		if (props[i] == pa->id)
+			cu->active = vals[i];
+		if (props[i] == pm->id)
+			mode_id = vals[i];
+	}
+	if (mode_id) {
+		drmModePropertyBlobRes *b = drmModeGetPropertyBlob(o->c->fd, mode_id);
+
+		if (b && b->length >= sizeof(drmModeModeInfo)) {
+			cu->w = ((drmModeModeInfo *)b->data)->hdisplay;
+			cu->h = ((drmModeModeInfo *)b->data)->vdisplay;
+		}
+		drmModeFreePropertyBlob(b);
+	}
+}
+
+/* The primary plane showing a whole fb over the @w x @h mode. */
+static void add_primary_full(struct opctx *o, struct build *b,
+			     const struct tcrtc *k, uint32_t w, uint32_t h)
+{
+	const struct tplane *pp = plane_by_id(&o->f->topo, k->primary);
+	struct fb_slot *s = NULL;
+	uint32_t fb = fb_of_size(o, w, h, NULL);
+	uint32_t fw = w, fh = h;
+	int i;
+
+	if (!pp)
+		return;
+	for (i = 0; i < FB_SLOTS; i++)
+		if (o->c->fbs[i].fb_id == fb)
+			s = &o->c->fbs[i];
+	if (s) {
+		fw = s->w;
+		fh = s->h;
+	}
+	add(b, &pp->o, "FB_ID", fb);
+	add(b, &pp->o, "CRTC_ID", k->o.id);
+	add(b, &pp->o, "SRC_X", 0);
+	add(b, &pp->o, "SRC_Y", 0);
+	add(b, &pp->o, "SRC_W", (uint64_t)fw << 16);
+	add(b, &pp->o, "SRC_H", (uint64_t)fh << 16);
+	add(b, &pp->o, "CRTC_X", 0);
+	add(b, &pp->o, "CRTC_Y", 0);
+	add(b, &pp->o, "CRTC_W", w);
+	add(b, &pp->o, "CRTC_H", h);
+}
+
+/* A writeback job on @wb for a @w x @h mode, with maybe its out-fence. */
+static void add_wb_job(struct opctx *o, struct build *b, const struct tcrtc *k,
+		       const struct tconn *wb, uint32_t w, uint32_t h, bool pair)
+{
+	add(b, &wb->o, "CRTC_ID", chance(&o->r, 95) ? k->o.id : 0);
+	add(b, &wb->o, "WRITEBACK_FB_ID",
+	    chance(&o->r, 95) ? fb_of_size(o, w, h, wb) : 0);
+	if (!pair && chance(&o->r, 70)) {
+		b->want_wb_out = true;
+		add(b, &wb->o, "WRITEBACK_OUT_FENCE_PTR",
+		    chance(&o->r, 97) ? (uintptr_t)&b->wb_out : 0x1000);
+	}
 }
 
 /* Fill @b for CRTC @k; returns the commit flags. */
@@ -221,8 +313,10 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 	const struct topo *t = &o->f->topo;
 	const struct tconn *conn = NULL;
 	const drmModeModeInfo *m = crtc_mode(o, k, &conn);
+	drmModeModeInfo mcur;
+	struct cur cu;
 	uint32_t flags = 0;
-	bool nonblock = !pair && chance(&o->r, 60);
+	bool nonblock = !pair && chance(&o->r, 85);
 	unsigned int sc = rnd_below(&o->r, 100);
 	int i, n;
 
@@ -239,41 +333,48 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 	}
 	b->wb_out = -1;
 
+	crtc_cur(o, k, &cu);
+	if (cu.w && m && (sc < 50 || (sc >= 77 && sc < 87) || sc >= 95)) {
+		/* planes placed within the mode the CRTC has */
+		mcur = *m;
+		mcur.hdisplay = cu.w;
+		mcur.vdisplay = cu.h;
+		m = &mcur;
+	}
 	if (sc < 50) {			/* planes on the CRTC */
+		b->scen = ST_PLANES;
 		n = rnd_range(&o->r, 1, 3);
 		for (i = 0; i < n; i++)
 			add_plane(o, b, pick_plane(o, k), k, m, nonblock);
 		if (chance(&o->r, 20))
 			add(b, &k->o, "ACTIVE", 1);
 	} else if (sc < 70) {		/* mode set */
-		uint32_t blob = chance(&o->r, 50) ? pick_blob(o, BLOB_MODE) : 0;
-		const struct tplane *pp = plane_by_id(t, k->primary);
+		const struct tconn *wb = pick_conn_for(o, k->idx, true);
+		uint32_t blob = chance(&o->r, 30) ? pick_blob(o, BLOB_MODE) : 0;
 
-		if (!blob && m) {
+		b->scen = ST_MODESET;
+		/* a CRTC without a display of its own drives its writeback */
+		if (!conn || !(conn->possible_crtcs & (1u << k->idx))) {
+			if (wb && (wb->possible_crtcs & (1u << k->idx)) && chance(&o->r, 90)) {
+				conn = wb;
+				m = pick_mode(o, wb);
+			}
+		}
+		if (!blob && m)
 			blob = b->fresh_blob = blob_make(o, BLOB_MODE, m);
-		}
 		add(b, &k->o, "MODE_ID", blob);
-		add(b, &k->o, "ACTIVE", chance(&o->r, 90));
-		if (conn && chance(&o->r, 90))
+		add(b, &k->o, "ACTIVE", chance(&o->r, 95));
+		if (conn && conn->writeback && m)
+			add_wb_job(o, b, k, conn, m->hdisplay, m->vdisplay, pair);
+		else if (conn && chance(&o->r, 95))
 			add(b, &conn->o, "CRTC_ID", k->o.id);
-		if (pp && m && chance(&o->r, 85)) {
-			uint32_t fb = fb_of_size(o, m->hdisplay, m->vdisplay, NULL);
-
-			add(b, &pp->o, "FB_ID", fb);
-			add(b, &pp->o, "CRTC_ID", k->o.id);
-			add(b, &pp->o, "SRC_X", 0);
-			add(b, &pp->o, "SRC_Y", 0);
-			add(b, &pp->o, "SRC_W", (uint64_t)m->hdisplay << 16);
-			add(b, &pp->o, "SRC_H", (uint64_t)m->vdisplay << 16);
-			add(b, &pp->o, "CRTC_X", 0);
-			add(b, &pp->o, "CRTC_Y", 0);
-			add(b, &pp->o, "CRTC_W", m->hdisplay);
-			add(b, &pp->o, "CRTC_H", m->vdisplay);
-		}
+		if (m && chance(&o->r, 85))
+			add_primary_full(o, b, k, m->hdisplay, m->vdisplay);
 		if (chance(&o->r, 30))
 			add_plane(o, b, pick_plane(o, k), k, m, nonblock);
 		b->modeset = true;
 	} else if (sc < 77) {		/* switch off */
+		b->scen = ST_OFF;
 		add(b, &k->o, "ACTIVE", 0);
 		if (chance(&o->r, 60))
 			add(b, &k->o, "MODE_ID", 0);
@@ -287,6 +388,7 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 			}
 		b->modeset = true;
 	} else if (sc < 87) {		/* colour */
+		b->scen = ST_COLOR;
 		if (chance(&o->r, 60))
 			add(b, &k->o, "GAMMA_LUT", pick_blob(o, BLOB_GAMMA));
 		if (chance(&o->r, 40))
@@ -302,21 +404,29 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 	} else if (sc < 95) {		/* writeback job */
 		const struct tconn *wb = pick_conn_for(o, k->idx, true);
 
-		if (wb && m) {
-			add(b, &wb->o, "CRTC_ID", chance(&o->r, 90) ? k->o.id : 0);
-			add(b, &wb->o, "WRITEBACK_FB_ID",
-			    chance(&o->r, 90) ? fb_of_size(o, m->hdisplay, m->vdisplay, wb) : 0);
-			if (!pair && chance(&o->r, 70)) {
-				b->want_wb_out = true;
-				add(b, &wb->o, "WRITEBACK_OUT_FENCE_PTR",
-				    chance(&o->r, 97) ? (uintptr_t)&b->wb_out : 0x1000);
-			}
-			if (chance(&o->r, 40))
-				add_plane(o, b, pick_plane(o, k), k, m, nonblock);
+		b->scen = ST_WB;
+		if (wb && cu.active && cu.w && chance(&o->r, 90)) {
+			add_wb_job(o, b, k, wb, cu.w, cu.h, pair);
+		} else if (wb && m) {
+			/* switch the CRTC on for it */
+			const struct tconn *wm = (!conn || !(conn->possible_crtcs & (1u << k->idx))) ? wb : conn;
+
+			m = pick_mode(o, wm);
+			b->fresh_blob = blob_make(o, BLOB_MODE, m);
+			add(b, &k->o, "MODE_ID", b->fresh_blob);
+			add(b, &k->o, "ACTIVE", 1);
+			if (wm != wb)
+				add(b, &wm->o, "CRTC_ID", k->o.id);
+			add_primary_full(o, b, k, m->hdisplay, m->vdisplay);
+			add_wb_job(o, b, k, wb, m->hdisplay, m->vdisplay, pair);
+			b->modeset = true;
 		} else {
 			add_plane(o, b, pick_plane(o, k), k, m, nonblock);
 		}
+		if (chance(&o->r, 30))
+			add_plane(o, b, pick_plane(o, k), k, m, nonblock);
 	} else {			/* several CRTCs at once */
+		b->scen = ST_MULTI;
 		for (i = 0; i < t->ncrtcs; i++) {
 			const struct tcrtc *kk = &t->crtcs[i];
 
@@ -350,7 +460,8 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 			flags |= DRM_MODE_ATOMIC_NONBLOCK;
 		if (chance(&o->r, 25))
 			flags |= DRM_MODE_ATOMIC_TEST_ONLY;
-		if (chance(&o->r, 35) && (!(flags & DRM_MODE_ATOMIC_TEST_ONLY) || chance(&o->r, 5)))
+		if (chance(&o->r, cu.active || b->modeset ? 40 : 5) &&
+		    (!(flags & DRM_MODE_ATOMIC_TEST_ONLY) || chance(&o->r, 5)))
 			flags |= DRM_MODE_PAGE_FLIP_EVENT;
 		if (chance(&o->r, 4))
 			flags |= DRM_MODE_PAGE_FLIP_ASYNC;
@@ -436,7 +547,12 @@ static void commit_after(struct opctx *o, struct build *b, uint32_t flags,
 	bool real = !ret && !(flags & DRM_MODE_ATOMIC_TEST_ONLY);
 	int i;
 
+	if (b->in_fence >= 0)
+		STAT(o->f, b->in_pending ? ST_IN_PENDING : ST_IN_FENCES);
 	in_fence_done(c, b);
+	STAT(o->f, b->scen);
+	if (!ret)
+		STAT(o->f, b->scen + 1);
 	for (i = 0; i < MAX_CRTCS; i++) {
 		if (!b->want_out[i])
 			continue;
@@ -448,22 +564,28 @@ static void commit_after(struct opctx *o, struct build *b, uint32_t flags,
 			fuzz_fail(o->f, FAIL_FENCE, o->idx,
 				  "%s (ret %d) installed out-fence fd %d",
 				  flags_str(flags), ret, b->out[i]);
-		if (b->out[i] >= 0)
+		if (b->out[i] >= 0) {
+			STAT(o->f, ST_OUT_FENCES);
 			out_fence_keep(o->f, c, b->out[i], o->idx);
+		}
 	}
 	if (b->want_wb_out) {
 		if (!real && b->wb_out >= 0)
 			fuzz_fail(o->f, FAIL_FENCE, o->idx,
 				  "%s (ret %d) installed writeback fence fd %d",
 				  flags_str(flags), ret, b->wb_out);
-		if (b->wb_out >= 0)
+		if (b->wb_out >= 0) {
+			STAT(o->f, ST_WB_FENCES);
 			out_fence_keep(o->f, c, b->wb_out, o->idx);
+		}
 	}
 	if (b->fresh_blob)
 		drmModeDestroyPropertyBlob(c->fd, b->fresh_blob);
 	b->fresh_blob = 0;
-	if (!ret && (flags & DRM_MODE_PAGE_FLIP_EVENT))
+	if (!ret && (flags & DRM_MODE_PAGE_FLIP_EVENT)) {
+		STAT(o->f, ST_FLIP_EVENTS_ASKED);
 		pend_add(o->f, c, ud, b->must, !b->must, false, o->idx);
+	}
 }
 
 void op_atomic(struct opctx *o)

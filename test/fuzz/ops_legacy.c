@@ -126,8 +126,10 @@ void op_page_flip(struct opctx *o)
 	ret = drmModePageFlip(o->c->fd, crtc, pick_fb(o, NULL), flags,
 			      (void *)(uintptr_t)ud);
 	check_ret(o->f, o->idx, "PAGE_FLIP", RET(ret));
-	if (!ret && (flags & DRM_MODE_PAGE_FLIP_EVENT))
+	if (!ret && (flags & DRM_MODE_PAGE_FLIP_EVENT)) {
+		STAT(o->f, ST_FLIP_EVENTS_ASKED);
 		pend_add(o->f, o->c, ud, 1u << k->idx, false, false, o->idx);
+	}
 }
 
 void op_vblank(struct opctx *o)
@@ -153,8 +155,10 @@ void op_vblank(struct opctx *o)
 		ret = drmWaitVBlank(o->c->fd, &v);
 		check_ret(o->f, o->idx, "WAIT_VBLANK", RET(ret));
 		if (!ret && (v.request.type & DRM_VBLANK_EVENT) &&
-		    !(v.request.type & 0x00f00000))
+		    !(v.request.type & 0x00f00000)) {
+			STAT(o->f, ST_VBLANK_EVENTS_ASKED);
 			pend_add(o->f, o->c, ud, 1u << 31, false, true, o->idx);
+		}
 		return;
 	}
 	{
@@ -168,8 +172,10 @@ void op_vblank(struct opctx *o)
 		ret = drmCrtcQueueSequence(o->c->fd, chance(&o->r, 97) ? k->o.id : 0,
 					   flags, rnd_range(&o->r, 0, 3), &seq, ud);
 		check_ret(o->f, o->idx, "CRTC_QUEUE_SEQUENCE", RET(ret));
-		if (!ret)
+		if (!ret) {
+			STAT(o->f, ST_VBLANK_EVENTS_ASKED);
 			pend_add(o->f, o->c, ud, 1u << 31, false, true, o->idx);
+		}
 		if (chance(&o->r, 30)) {
 			uint64_t s, ns;
 

@@ -82,16 +82,26 @@ uint32_t pick_handle(struct opctx *o)
 	return 0;
 }
 
-/* Mostly one of the smallest modes: cheap to compose, to write back. */
+/*
+ * Mostly one of the smallest modes (cheap to compose, to write back), now
+ * and then one up to 1920x1080, rarely any (4096x2160 costs a lot of
+ * guest CPU per frame).
+ */
 const drmModeModeInfo *pick_mode(struct opctx *o, const struct tconn *k)
 {
-	int n;
+	int n, big;
 
 	if (!k || !k->nmodes)
 		return NULL;
 	n = k->nmodes < 4 ? k->nmodes : 4;
-	if (chance(&o->r, 8))
+	if (chance(&o->r, 1))
 		return &k->modes[rnd_below(&o->r, k->nmodes)];
+	if (chance(&o->r, 6)) {
+		for (big = 0; big < k->nmodes &&
+		     (long)k->modes[big].hdisplay * k->modes[big].vdisplay <= 1920 * 1080; big++)
+			;
+		return &k->modes[rnd_below(&o->r, big ? big : k->nmodes)];
+	}
 	return &k->modes[rnd_below(&o->r, n)];
 }
 
@@ -135,22 +145,49 @@ static uint32_t pick_format(struct opctx *o)
 	return t->formats[rnd_below(&o->r, t->nformats)];
 }
 
-/* A good framebuffer into a slot, through drmutil's fmt_fb. */
-void op_fb_add(struct opctx *o)
+/* A good @w x @h @fourcc framebuffer in a random slot: its id, 0 if none. */
+uint32_t fb_make(struct opctx *o, uint32_t w, uint32_t h, uint32_t fourcc)
 {
 	struct client *c = o->c;
 	struct fb_slot *s = &c->fbs[rnd_below(&o->r, FB_SLOTS)];
-	const struct tconn *k = pick_conn_for(o, -1, chance(&o->r, 20));
-	uint32_t w, h, fourcc = pick_format(o);
 	unsigned int np, cpp[3], hs, vs;
 	struct fmt_fb fb;
 	int ret;
 
-	if (k && k->writeback && k->nwb_formats)
-		fourcc = k->wb_formats[rnd_below(&o->r, k->nwb_formats)];
 	if (fourcc_layout(fourcc, &np, cpp, &hs, &vs))
 		fourcc = DRM_FORMAT_XRGB8888;
-	if (k && chance(&o->r, 35)) {
+	/* fmt_fb_create makes only valid ones (odd sizes: op_fb_add_raw) */
+	if (np > 1 || fourcc == DRM_FORMAT_YUYV || fourcc == DRM_FORMAT_UYVY) {
+		w &= ~1u;
+		h &= ~1u;
+		if (!w || !h)
+			w = h = 2;
+	}
+	fb_slot_free(c->fd, s);
+	ret = fmt_fb_create(c->fd, w, h, fourcc, &fb);
+	check_ret(o->f, o->idx, "ADDFB2 (fmt_fb_create)", ret);
+	if (ret)
+		return 0;
+	s->fb_id = fb.fb_id;
+	s->handle = fb.handle;
+	s->w = w;
+	s->h = h;
+	s->fourcc = fourcc;
+	s->size = fb.size;
+	s->map = fb.map;
+	if (chance(&o->r, 30))
+		memset(fb.map, (int)rnd_below(&o->r, 256), fb.size < 4096 ? fb.size : 4096);
+	return s->fb_id;
+}
+
+void op_fb_add(struct opctx *o)
+{
+	const struct tconn *k = pick_conn_for(o, -1, chance(&o->r, 20));
+	uint32_t w, h, fourcc = pick_format(o);
+
+	if (k && k->writeback && k->nwb_formats)
+		fourcc = k->wb_formats[rnd_below(&o->r, k->nwb_formats)];
+	if (k && chance(&o->r, 20)) {
 		const drmModeModeInfo *m = pick_mode(o, k);
 
 		w = m->hdisplay;
@@ -166,27 +203,7 @@ void op_fb_add(struct opctx *o)
 		w = 64;		/* cursor sized */
 		h = 64;
 	}
-	/* fmt_fb_create makes only valid ones (odd sizes: op_fb_add_raw) */
-	if (np > 1 || fourcc == DRM_FORMAT_YUYV || fourcc == DRM_FORMAT_UYVY) {
-		w &= ~1u;
-		h &= ~1u;
-		if (!w || !h)
-			w = h = 2;
-	}
-	fb_slot_free(c->fd, s);
-	ret = fmt_fb_create(c->fd, w, h, fourcc, &fb);
-	check_ret(o->f, o->idx, "ADDFB2 (fmt_fb_create)", ret);
-	if (ret)
-		return;
-	s->fb_id = fb.fb_id;
-	s->handle = fb.handle;
-	s->w = w;
-	s->h = h;
-	s->fourcc = fourcc;
-	s->size = fb.size;
-	s->map = fb.map;
-	if (chance(&o->r, 30))
-		memset(fb.map, (int)rnd_below(&o->r, 256), fb.size < 4096 ? fb.size : 4096);
+	fb_make(o, w, h, fourcc);
 }
 
 /* ADDFB2 by hand, on one of our dumb buffers, with perturbed arguments. */
