@@ -17,7 +17,7 @@ for seed in $(echo "$seeds" | tr ',' ' '); do
 	log=$out/fuzz-$seed.log
 	echo "=== atomkms-fuzz --seed $seed --ops $ops $*"
 	start=$(cut -d' ' -f1 /proc/uptime)
-	timeout -k 10 "${FUZZ_TIMEOUT:-3000}" "$bin" --seed "$seed" --ops "$ops" "$@" > "$log" 2>&1
+	timeout -k 10 "${FUZZ_TIMEOUT:-5400}" "$bin" --seed "$seed" --ops "$ops" "$@" > "$log" 2>&1
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
 	cat "$log"
@@ -26,7 +26,7 @@ for seed in $(echo "$seeds" | tr ',' ' '); do
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		[ $rc = 124 ] && echo "fuzz: seed $seed timed out after ${FUZZ_TIMEOUT:-3000} s"
+		[ $rc = 124 ] && echo "fuzz: seed $seed timed out after ${FUZZ_TIMEOUT:-5400} s"
 	fi
 done
 echo "fuzz: $passed passed, $failed failed"

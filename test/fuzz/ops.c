@@ -75,7 +75,7 @@ static void op_reopen(struct opctx *o)
 
 static void op_drain(struct opctx *o)
 {
-	events_drain(o->f, o->c, 1000, o->idx);
+	events_drain(o->f, o->c, 3000, o->idx);
 	if (chance(&o->r, 30))
 		fences_drain(o->f, o->c, 3000, o->idx);
 }

@@ -54,7 +54,7 @@ static void final_drain(struct fuzz *f, uint64_t last)
 
 		if (c->fd < 0)
 			continue;
-		events_drain(f, c, 2000, last);
+		events_drain(f, c, 5000, last);
 		fences_drain(f, c, 5000, last);
 	}
 	klog_check(f, last);
