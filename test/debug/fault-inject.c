@@ -34,7 +34,9 @@
  * module's removal. Device creation from configfs does not exist yet.
  *
  * Usage: fault-inject [--ko PATH] [--params STR] [--ops a,b,...]
- *                     [--max N] [--log FILE] [--dry]
+ *                     [--max N] [--log FILE] [--dry] [--probe-stride S]
+ * --probe-stride S: the insmod and bind passes try every S-th N only (a
+ * probe makes hundreds of calls, a second each under KASAN in TCG).
  * Prints an "ok"/"not ok" line per operation (ok when every N was) with
  * its results per N as runs ("1-7 ENOMEM, 8 ok, ..."), then "#
  * fault-inject: done". --log gets one line per N.
@@ -63,6 +65,9 @@ static const char *ko_path = "build/debug-kmod/atomkms.ko";
 static const char *params =
 	"num_crtcs=1 num_overlays=1 pref_width=640 pref_height=480 max_width=1024 max_height=768";
 static unsigned int max_n = 20000;
+/* The probe passes try every stride-th N (--probe-stride; 1: every one). */
+static unsigned int probe_stride = 1;
+static const struct op insmod_op, bind_op;
 static void *ko_image;
 static size_t ko_len;
 static FILE *detail;
@@ -116,6 +121,59 @@ static unsigned int disarm(void)
 	return left;
 }
 
+/*
+ * A bug of Linux 6.12's DRM core, not atomkms's, that one fault would turn
+ * into an oops ending the run: when drm_sysfs_minor_alloc() fails (its
+ * kzalloc or dev_set_name), drm_minor_alloc() keeps its ERR_PTR in
+ * minor->kdev, and the drmm release action drm_minor_alloc_release()
+ * puts it: put_device(ERR_PTR(-ENOMEM)), a general protection fault in
+ * kobject_put() (found by this test at the bind pass's 19th call). Calls
+ * made from that function are neither failed nor counted: the fault
+ * injectors' stack filter rejects its address range (fail-nth honours it).
+ */
+static const char *known_bug = "drm_sysfs_minor_alloc";
+
+static int reject_known_bug(void)
+{
+	unsigned long long start = 0, end = ~0ULL, a;
+	char line[512], name[256], t;
+	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
+	unsigned int i;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 &&
+		    !strcmp(name, known_bug))
+			start = a;
+	rewind(f);
+	while (start && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 &&
+		    a > start && a < end)
+			end = a;
+	fclose(f);
+	if (!start || end == ~0ULL) {
+		fprintf(stderr, "%s: not in /proc/kallsyms\n", known_bug);
+		return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char path[128], val[32];
+
+		snprintf(val, sizeof(val), "%llu", start);
+		snprintf(path, sizeof(path), FAIL_DIR "/%s/reject-start", dirs[i]);
+		if (write_str(path, val))
+			return -1;
+		snprintf(val, sizeof(val), "%llu", end);
+		snprintf(path, sizeof(path), FAIL_DIR "/%s/reject-end", dirs[i]);
+		if (write_str(path, val))
+			return -1;
+	}
+	printf("# not failed: calls from %s() (0x%llx-0x%llx): Linux 6.12's drm_minor_alloc_release() puts its ERR_PTR, an oops\n",
+	       known_bug, start, end);
+	return 0;
+}
+
 static int setup_fault_attrs(void)
 {
 	static const char *const w[][2] = {
@@ -139,6 +197,8 @@ static int setup_fault_attrs(void)
 			return -1;
 		}
 	}
+	if (reject_known_bug())
+		return -1;
 	failnth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (failnth < 0) {
 		perror("/proc/thread-self/fail-nth");
@@ -179,7 +239,7 @@ static int fail_why(const char *fmt, ...)
 struct runs {
 	char text[4096];
 	char last[32];
-	unsigned int from, to;
+	unsigned int from, to, step;
 };
 
 static void runs_flush(struct runs *r)
@@ -203,7 +263,7 @@ static void runs_flush(struct runs *r)
 
 static void runs_add(struct runs *r, unsigned int n, const char *what)
 {
-	if (r->last[0] && !strcmp(r->last, what) && r->to + 1 == n) {
+	if (r->last[0] && !strcmp(r->last, what) && r->to + r->step == n) {
 		r->to = n;
 		return;
 	}
@@ -238,13 +298,17 @@ static void run_op(const struct op *op)
 {
 	unsigned int n, left = 0, injected = 0, survived = 0, bad = 0;
 	unsigned int start = op->first ? op->first() : 1;
-	struct runs runs = { .text = "" };
+	struct runs runs = { .text = "", .step = 1 };
 	char first_why[300] = "";
 	double t0 = mono_now();
 	char klog[256];
 	int ret;
 
-	for (n = start; n <= max_n; n++) {
+	unsigned int step = op == &insmod_op || op == &bind_op ? probe_stride : 1;
+
+	runs.step = step;
+
+	for (n = start; n <= max_n; n += step) {
 		char what[48];
 		int nk;
 
@@ -327,9 +391,9 @@ static void run_op(const struct op *op)
 		bad++;
 		note("%s: more than %u calls, stopped\n", op->name, max_n);
 	}
-	printf("%s %s: %u sites, %u failed with an errno, %u survived, %.1f s: %s\n",
+	printf("%s %s: %u sites%s, %u failed with an errno, %u survived, %.1f s: %s\n",
 	       bad ? "not ok -" : "ok -", op->name, injected,
-	       injected - survived, survived, mono_now() - t0,
+	       step > 1 ? " (every stride-th N)" : "", injected - survived, survived, mono_now() - t0,
 	       runs.text[0] ? runs.text : "(none)");
 	if (bad)
 		printf("#   %s: %s\n", op->name, first_why[0] ? first_why : "see the log");
@@ -922,6 +986,8 @@ int main(int argc, char **argv)
 			ops = argv[++i];
 		else if (!strcmp(argv[i], "--max") && i + 1 < (unsigned int)argc)
 			max_n = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--probe-stride") && i + 1 < (unsigned int)argc)
+			probe_stride = strtoul(argv[++i], NULL, 0) ?: 1;
 		else if (!strcmp(argv[i], "--dry"))
 			dry = 1;
 		else if (!strcmp(argv[i], "--log") && i + 1 < (unsigned int)argc)

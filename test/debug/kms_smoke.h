@@ -8,8 +8,10 @@
  *                  flips with events, one CRC read;
  *   kmsg_*()       a reader of the kernel log from where it was opened,
  *                  which reports the lines of a kernel problem (the same
- *                  words qemu/run-guest.sh fails a run on), so that a
- *                  report is tied to the step that caused it;
+ *                  words qemu/run-guest.sh fails a run on, and DRM's
+ *                  "... timed out" errors of a commit that never
+ *                  completed), so that a report is tied to the step that
+ *                  caused it;
  *   ko_load() and ko_unload()   init_module(2) and delete_module(2).
  */
 #ifndef ATOMKMS_KMS_SMOKE_H
@@ -52,8 +54,10 @@ static inline bool kmsg_bad(const char *msg)
 		"possible recursive locking", "soft lockup", "hard LOCKUP",
 		"self-detected", "rcu: INFO", "blocked for more than",
 		"UBSAN", "ODEBUG", "KASAN", "unreferenced object",
-		"page allocation failure", "vmalloc error", "leaked",
+		"page allocation failure", "vmalloc error",
 		"tainting kernel", "taints kernel", "debug_locks",
+		/* DRM's 10 s waits for a commit: a lost flip_done. */
+		"timed out",
 	};
 	unsigned int i;
 
