@@ -65,6 +65,7 @@ static const char *params =
 static void *ko_image;
 static size_t ko_len;
 static FILE *detail;
+static const char *log_path;
 static int ready_pipe[2];
 
 /* What the load did, shared with its processes (counts since the start). */
@@ -463,6 +464,53 @@ static int smoke(void)
 	return 0;
 }
 
+/*
+ * A step that takes more than 8 s is stuck (DRM's waits time out after
+ * 10): a watchdog then dumps the blocked tasks' stacks (sysrq w) and the
+ * device's atomic state to the log, while the step still hangs.
+ */
+static pid_t watchdog_start(const char *step)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char cmd[512];
+
+		sleep(8);
+		note("%s: stuck for 8 s: blocked tasks in the kernel log, atomic state:\n",
+		     step);
+		write_str("/proc/sysrq-trigger", "w");
+		snprintf(cmd, sizeof(cmd),
+			 "for f in /sys/kernel/debug/dri/*/state; do echo \"== $f\"; cat $f; done >> %s 2>&1",
+			 log_path ? log_path : "/dev/null");
+		if (system(cmd))
+			_exit(1);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void watchdog_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Unbind or bind, watched. */
+static int bind_write(const char *what)
+{
+	char path[64];
+	pid_t wd = watchdog_start(what);
+	int ret;
+
+	snprintf(path, sizeof(path), DRV "/%s", what);
+	ret = write_str(path, "atomkms");
+	watchdog_stop(wd);
+	return ret;
+}
+
 static int cycle_bind(int c)
 {
 	int ret;
@@ -470,12 +518,12 @@ static int cycle_bind(int c)
 	if (start_load())
 		return -1;
 	usleep(300000);
-	ret = write_str(DRV "/unbind", "atomkms");
+	ret = bind_write("unbind");
 	if (ret)
 		return fail_why("unbind under load: %s", strerror(-ret));
 	if (c & 1 && kill_load())
 		return -1;
-	ret = write_str(DRV "/bind", "atomkms");
+	ret = bind_write("bind");
 	if (ret)
 		return fail_why("bind: %s", strerror(-ret));
 	if (smoke())
@@ -493,7 +541,7 @@ static int cycle_module(int c)
 		return -1;
 	usleep(300000);
 	if (c & 1) {
-		ret = write_str(DRV "/unbind", "atomkms");
+		ret = bind_write("unbind");
 		if (ret)
 			return fail_why("unbind under load: %s", strerror(-ret));
 	}
@@ -532,7 +580,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--params") && i + 1 < argc)
 			params = argv[++i];
 		else if (!strcmp(argv[i], "--log") && i + 1 < argc)
-			detail = fopen(argv[++i], "a");
+			detail = fopen(log_path = argv[++i], "a");
 		else {
 			fprintf(stderr, "lifecycle: unknown option %s\n", argv[i]);
 			return 2;
