@@ -14,6 +14,8 @@
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
 
+#include <kunit/visibility.h>
+
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_color_mgmt.h>
@@ -51,6 +53,7 @@ void atomkms_timing_from_mode(struct atomkms_timing *t,
 		.vsync_positive = mode->flags & DRM_MODE_FLAG_PVSYNC,
 	};
 }
+EXPORT_SYMBOL_IF_KUNIT(atomkms_timing_from_mode);
 
 static enum hrtimer_restart atomkms_vblank_fire(struct hrtimer *timer)
 {

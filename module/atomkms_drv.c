@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
+#include <kunit/visibility.h>
+
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
@@ -178,7 +180,7 @@ static int atomkms_pipe_create(struct atomkms_device *akdev, unsigned int i,
 	return 0;
 }
 
-static int atomkms_modeset_init(struct atomkms_device *akdev)
+VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 {
 	struct drm_device *drm = &akdev->drm;
 	unsigned int i, plane = 0, encoder = 0, connector = 0;
@@ -218,6 +220,7 @@ static int atomkms_modeset_init(struct atomkms_device *akdev)
 	/* Released before the vblank core and the CRTCs: see there. */
 	return drmm_add_action_or_reset(drm, atomkms_modeset_fini, akdev);
 }
+EXPORT_SYMBOL_IF_KUNIT(atomkms_modeset_init);
 
 /*
  * Probe every connector once at load, as fbcon or a boot splash would on

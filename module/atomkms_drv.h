@@ -203,6 +203,11 @@ atomkms_job_plane_state(const struct atomkms_plane_job *job)
 	return container_of(job, struct atomkms_plane_state, job);
 }
 
+/* atomkms_drv.c: device creation, visible to atomkms_test.ko (KUnit) */
+#if IS_ENABLED(CONFIG_KUNIT)
+int atomkms_modeset_init(struct atomkms_device *akdev);
+#endif
+
 /* atomkms_commit.c */
 int atomkms_atomic_commit(struct drm_device *dev,
 			  struct drm_atomic_state *state, bool nonblock);
