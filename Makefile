@@ -134,10 +134,11 @@ shell: all
 DEBUG_KDIR := $(CACHE)/debug-kernel/obj
 module-debug:
 	@test -f "$(CACHE)/debug-kernel/stamp" || { echo "no debug kernel in $(CACHE)/debug-kernel: run make setup"; exit 1; }
-	@mkdir -p $(B)/debug-kmod/module/core $(B)/debug-kmod/include
+	@mkdir -p $(B)/debug-kmod/module/core $(B)/debug-kmod/module/tests $(B)/debug-kmod/include
 	@cp -pu Kbuild $(B)/debug-kmod/
 	@cp -pu module/*.[ch] $(B)/debug-kmod/module/
 	@cp -pu module/core/*.c module/core/sources.mk $(B)/debug-kmod/module/core/
+	@cp -pu module/tests/*.[ch] $(B)/debug-kmod/module/tests/
 	@cp -pu include/*.h $(B)/debug-kmod/include/
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(B)/debug-kmod modules
 
@@ -160,6 +161,8 @@ help:
 	@echo "make            build atomkms.ko and the userspace tools"
 	@echo "make run        boot the guest, show the topology, run the demo"
 	@echo "make check      unit tests, guest tests and the CI igt list"
+	@echo "make check-debug the debug stage at full length (debug kernel)"
+	@echo "make module-debug atomkms.ko for the debug kernel"
 	@echo "make clients    weston, sway, kmscube, modetest on atomkms (guest)"
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
 	@echo "make shell      interactive shell in the guest"
