@@ -146,6 +146,18 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 		crtc_state = drm_atomic_get_new_crtc_state(state,
 							   new_state->crtc);
 
+	/* DRM_CAP_CURSOR_WIDTH/HEIGHT: the largest cursor (it never scales). */
+	if (plane->type == DRM_PLANE_TYPE_CURSOR && new_state->fb &&
+	    (new_state->crtc_w > ATOMKMS_MAX_CURSOR ||
+	     new_state->crtc_h > ATOMKMS_MAX_CURSOR)) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] cursor %ux%u larger than %ux%u\n",
+			       plane->base.id, plane->name, new_state->crtc_w,
+			       new_state->crtc_h, ATOMKMS_MAX_CURSOR,
+			       ATOMKMS_MAX_CURSOR);
+		return -EINVAL;
+	}
+
 	/* Planes may hang off screen; they are clipped to the CRTC. */
 	ret = drm_atomic_helper_check_plane_state(new_state, crtc_state,
 						  min_scale, max_scale,
