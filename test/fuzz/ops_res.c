@@ -175,7 +175,7 @@ uint32_t fb_make(struct opctx *o, uint32_t w, uint32_t h, uint32_t fourcc)
 	s->fourcc = fourcc;
 	s->size = fb.size;
 	s->map = fb.map;
-	if (chance(&o->r, 30))
+	if (chance(&o->r, 10))
 		memset(fb.map, (int)rnd_below(&o->r, 256), fb.size < 4096 ? fb.size : 4096);
 	return s->fb_id;
 }
