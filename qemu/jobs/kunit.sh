@@ -16,7 +16,7 @@ debugfs=/sys/kernel/debug/kunit
 # The suites atomkms_test.ko holds (module/tests/*.c).
 suites="atomkms-topology atomkms-timing atomkms-plane atomkms-crtc"
 
-passed=0 failed=0
+passed=0 failed=0 results=
 [ -z "$out" ] || mkdir -p "$out"
 
 if [ ! -d "$debugfs" ]; then
@@ -70,11 +70,14 @@ for s in $suites; do
 	passed=$((passed + ok))
 	failed=$((failed + bad + skip + missing))
 	echo "kunit: suite $s: $ok passed, $bad failed, $skip skipped, $missing missing of $plan"
+	results="$results $(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\).*/\1 \2 \3/p' "$res")"
 done
 
 # Let atomkms.ko go (guest-main.sh unloads it after the job).
 rmmod atomkms_test 2>/dev/null || echo "kunit: atomkms_test.ko did not unload"
 
-echo
+# Parametrised cases' parameters, each a result of its own: for reading.
+echo "$results" | awk '{ for (i = 1; i + 2 <= NF; i += 3) { p += $i; f += $(i + 1); s += $(i + 2) } }
+	END { printf "\nkunit: %d results with parameters: %d passed, %d failed, %d skipped\n", p + f + s, p, f, s }'
 echo "kunit: $passed passed, $failed failed"
 [ "$failed" = 0 ]
