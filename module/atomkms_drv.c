@@ -135,6 +135,36 @@ static void atomkms_modeset_fini(struct drm_device *drm, void *data)
 }
 
 /*
+ * drm_mode_config_reset() cannot fail, but each object's reset hook
+ * allocates its state, and one whose allocation failed leaves its plane,
+ * CRTC or connector with no state at all: the probe would succeed, and
+ * the first ioctl that reads that state (GETPROPERTIES on the plane:
+ * drm_atomic_plane_get_property()) dereferences NULL. Fail the probe
+ * instead (test/debug/fault-inject.c, bind and insmod passes).
+ */
+static int atomkms_check_reset(struct drm_device *drm)
+{
+	struct drm_connector_list_iter iter;
+	struct drm_connector *connector;
+	struct drm_plane *plane;
+	struct drm_crtc *crtc;
+	int ret = 0;
+
+	drm_for_each_plane(plane, drm)
+		if (!plane->state)
+			ret = -ENOMEM;
+	drm_for_each_crtc(crtc, drm)
+		if (!crtc->state)
+			ret = -ENOMEM;
+	drm_connector_list_iter_begin(drm, &iter);
+	drm_for_each_connector_iter(connector, &iter)
+		if (!connector->state)
+			ret = -ENOMEM;
+	drm_connector_list_iter_end(&iter);
+	return ret;
+}
+
+/*
  * Create pipe @i's objects as the topology lists them: its planes, the
  * CRTC, then its encoders (a Virtual connector's, a writeback
  * connector's). Objects get their DRM index in creation order, which is
@@ -217,6 +247,9 @@ VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 		return ret;
 
 	drm_mode_config_reset(drm);
+	ret = atomkms_check_reset(drm);
+	if (ret)
+		return ret;
 	/* Released before the vblank core and the CRTCs: see there. */
 	return drmm_add_action_or_reset(drm, atomkms_modeset_fini, akdev);
 }
