@@ -67,6 +67,8 @@ static const char *params =
 static unsigned int max_n = 20000;
 /* The probe passes try every stride-th N (--probe-stride; 1: every one). */
 static unsigned int probe_stride = 1;
+/* The probe passes start at this N at least (--from: to go back to one). */
+static unsigned int from_n = 1;
 static const struct op insmod_op, bind_op;
 static void *ko_image;
 static size_t ko_len;
@@ -307,6 +309,8 @@ static void run_op(const struct op *op)
 	unsigned int step = op == &insmod_op || op == &bind_op ? probe_stride : 1;
 
 	runs.step = step;
+	if ((op == &insmod_op || op == &bind_op) && start < from_n)
+		start = from_n;
 
 	for (n = start; n <= max_n; n += step) {
 		char what[48];
@@ -988,6 +992,8 @@ int main(int argc, char **argv)
 			max_n = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--probe-stride") && i + 1 < (unsigned int)argc)
 			probe_stride = strtoul(argv[++i], NULL, 0) ?: 1;
+		else if (!strcmp(argv[i], "--from") && i + 1 < (unsigned int)argc)
+			from_n = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--dry"))
 			dry = 1;
 		else if (!strcmp(argv[i], "--log") && i + 1 < (unsigned int)argc)
