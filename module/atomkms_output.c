@@ -42,6 +42,34 @@ atomkms_preferred_mode(struct drm_device *drm,
 }
 
 /*
+ * A monitor whose preferred mode the CRTCs cannot scan out (a refresh
+ * rate or size whose CVT timing needs a pixel clock above the limit, or a
+ * frame longer than a second) would be left with no preferred mode once
+ * probing drops it: the device is refused instead, saying why.
+ */
+static int atomkms_output_check_preferred(struct drm_device *drm,
+					  unsigned int index)
+{
+	const struct atomkms_topo_connector *c =
+		&to_atomkms_device(drm)->topo.connectors[index];
+	enum atomkms_timing_status status;
+	struct drm_display_mode *mode;
+	struct atomkms_timing t;
+
+	mode = atomkms_preferred_mode(drm, c);
+	if (!mode)
+		return -ENOMEM;
+	atomkms_timing_from_mode(&t, mode, false);
+	status = atomkms_timing_check(&t);
+	if (status != ATOMKMS_TIMING_OK)
+		drm_err(drm, "connector %u: its preferred mode " DRM_MODE_FMT
+			" cannot be scanned out: %s\n", index,
+			DRM_MODE_ARG(mode), atomkms_timing_status_str(status));
+	drm_mode_destroy(drm, mode);
+	return status == ATOMKMS_TIMING_OK ? 0 : -EINVAL;
+}
+
+/*
  * Describe the monitor in an EDID built from its preferred mode, so that
  * userspace reading the EDID blob sees what the mode list says.
  */
@@ -140,6 +168,10 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	struct drm_device *drm = &akdev->drm;
 	struct atomkms_output *out;
 	int ret;
+
+	ret = atomkms_output_check_preferred(drm, index);
+	if (ret)
+		return ret;
 
 	out = drmm_kzalloc(drm, sizeof(*out), GFP_KERNEL);
 	if (!out)

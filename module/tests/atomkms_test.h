@@ -49,6 +49,7 @@ int akt_init(struct kunit *test);
 void akt_default_params(struct atomkms_params *p);
 struct atomkms_device *akt_device(struct kunit *test,
 				  const struct atomkms_params *p);
+int akt_device_init(struct kunit *test, const struct atomkms_params *p);
 struct drm_atomic_state *akt_state(struct kunit *test);
 void akt_unlock(struct kunit *test);
 struct drm_framebuffer *akt_fb(struct kunit *test, u32 fourcc, u32 width,

@@ -81,9 +81,26 @@ struct atomkms_device *akt_device(struct kunit *test,
 				  const struct atomkms_params *p)
 {
 	struct akt_env *env = test->priv;
+
+	KUNIT_ASSERT_EQ(test, akt_device_init(test, p), 0);
+	return env->akdev;
+}
+
+/**
+ * akt_device_init - as akt_device(), but the driver's verdict is returned
+ * @test: the test; its device is released when it ends
+ * @p: module parameters, which the topology must accept
+ *
+ * Return: what atomkms_modeset_init() returned; on 0 the device is the
+ * test's (akt_connector() and the others find it).
+ */
+int akt_device_init(struct kunit *test, const struct atomkms_params *p)
+{
+	struct akt_env *env = test->priv;
 	struct atomkms_device *akdev;
 	const char *why = "";
 	struct device *dev;
+	int ret;
 
 	dev = drm_kunit_helper_alloc_device(test);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
@@ -96,10 +113,10 @@ struct atomkms_device *akt_device(struct kunit *test,
 			    0, "parameters refused: %s", why);
 	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_validate(&akdev->topo, &why),
 			    0, "topology refused: %s", why);
-	KUNIT_ASSERT_EQ(test, atomkms_modeset_init(akdev), 0);
-
-	env->akdev = akdev;
-	return akdev;
+	ret = atomkms_modeset_init(akdev);
+	if (!ret)
+		env->akdev = akdev;
+	return ret;
 }
 
 /**
