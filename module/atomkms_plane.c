@@ -146,6 +146,18 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 		crtc_state = drm_atomic_get_new_crtc_state(state,
 							   new_state->crtc);
 
+	/*
+	 * An in-fence orders the scan-out of a framebuffer: a plane left
+	 * without one has nothing to wait for, and the commit helpers WARN
+	 * on such a fence (found by atomkms-fuzz, seed 1, op 1404).
+	 */
+	if (new_state->fence && !new_state->fb) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] IN_FENCE_FD without a framebuffer\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
+
 	/* DRM_CAP_CURSOR_WIDTH/HEIGHT: the largest cursor (it never scales). */
 	if (plane->type == DRM_PLANE_TYPE_CURSOR && new_state->fb &&
 	    (new_state->crtc_w > ATOMKMS_MAX_CURSOR ||

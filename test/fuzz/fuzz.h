@@ -237,7 +237,6 @@ struct fuzz {
 	uint64_t nops;
 	int nthreads, nclients;
 	bool verbose;
-	bool known_bugs;		/* also what trips known driver bugs */
 	struct topo topo;
 	struct client clients[8];
 	int master;			/* client index, -1: none */

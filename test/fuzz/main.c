@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * atomkms-fuzz --seed S --ops N [--threads T] [--clients C]
- *              [--replay LIST] [--min-time SECONDS] [--known-bugs] [-v]
+ *              [--replay LIST] [--min-time SECONDS] [-v]
  *
  * Runs N operations derived from seed S over C clients (separate fds, one
  * master at a time) on T threads, checking its invariants as it goes. On a
@@ -26,7 +26,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: atomkms-fuzz [--seed S] [--ops N] [--threads T] [--clients C]\n"
 		"                    [--replay LIST] [--min-time SECONDS] [--no-minimise]\n"
-		"                    [--known-bugs] [-v]\n"
+		"                    [-v]\n"
 		"  LIST: operation indices of the run, e.g. 3,17,40-52\n");
 	exit(2);
 }
@@ -73,7 +73,6 @@ int main(int argc, char **argv)
 		{ "min-time", required_argument, NULL, 'm' },
 		{ "no-minimise", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "known-bugs", no_argument, NULL, 'K' },
 		{ 0 }
 	};
 	struct fuzz *f = &fz;
@@ -98,7 +97,6 @@ int main(int argc, char **argv)
 		case 'm': budget = atof(optarg); break;
 		case 'N': do_min = false; break;
 		case 'v': f->verbose = true; break;
-		case 'K': f->known_bugs = true; break;
 		default: usage();
 		}
 	}

@@ -40,7 +40,6 @@ struct build {
 	int scen;			/* ST_PLANES, ST_MODESET... */
 };
 
-static void known_bugs_filter(const struct fuzz *f, struct areq *r);
 
 static void add(struct build *b, const struct kobj *o, const char *name,
 		uint64_t val)
@@ -470,7 +469,6 @@ static uint32_t build_commit(struct opctx *o, struct build *b,
 	}
 	if (b->modeset ? chance(&o->r, 85) : chance(&o->r, 30))
 		flags |= DRM_MODE_ATOMIC_ALLOW_MODESET;
-	known_bugs_filter(o->f, &b->req);
 	return flags;
 }
 
@@ -495,34 +493,6 @@ static const char *prop_name(const struct fuzz *f, uint32_t id)
 		if (f->topo.props[j].id == id)
 			return f->topo.props[j].name;
 	return "?";
-}
-
-/*
- * Known driver bugs the fuzzer steps around unless --known-bugs (so that
- * one known WARN does not hide everything behind it):
- *  - an IN_FENCE_FD on a plane left without a framebuffer passes the
- *    checks and WARNs in drm_atomic_helper_wait_for_fences() (seed 1,
- *    op 1404): keep in-fences on planes the request gives an FB_ID.
- */
-static void known_bugs_filter(const struct fuzz *f, struct areq *r)
-{
-	unsigned int i, j;
-
-	if (f->known_bugs)
-		return;
-	for (i = 0; i < r->n; i++) {
-		bool fb = false;
-
-		if (strcmp(prop_name(f, r->items[i].prop), "IN_FENCE_FD") ||
-		    (int64_t)r->items[i].val < 0)
-			continue;
-		for (j = 0; j < r->n; j++)
-			if (r->items[j].obj == r->items[i].obj && r->items[j].val &&
-			    !strcmp(prop_name(f, r->items[j].prop), "FB_ID"))
-				fb = true;
-		if (!fb)
-			r->items[i].val = (uint64_t)-1;
-	}
 }
 
 /* -v: the request, item by item, with property names. */
@@ -721,7 +691,6 @@ void op_atomic_junk(struct opctx *o)
 	 * never block behind our own unsignalled fences (we signal them
 	 * within the same operation, so there are none here).
 	 */
-	known_bugs_filter(o->f, r);
 	dump_req(o->f, r);
 	ret = areq_commit_raw(r, flags);
 	__atomic_add_fetch(&o->f->commits, 1, __ATOMIC_RELAXED);
