@@ -68,6 +68,12 @@ if [ "${1:-}" = checkpatch ]; then
 	exit 0
 fi
 
+# The debug kernel (lockdep, KASAN, kmemleak, ...: make check's debug
+# stage and make check-debug boot it) builds meanwhile: the images wait
+# on the archive and the disk, the kernel on the CPUs.
+"$here/build-debug-kernel.sh" > "$cache/debug-kernel.log" 2>&1 &
+kpid=$!
+trap 'kill $kpid 2>/dev/null' EXIT
 "$here/mkrootfs.sh" "$cache" igt
 "$here/mkrootfs.sh" "$cache" clients
 
@@ -79,7 +85,9 @@ else
 	echo "initramfs: up to date ($initrd)"
 fi
 checkpatch
-# The debug kernel (lockdep, KASAN, kmemleak, ...): make check's debug
-# stage and make check-debug boot it.
-"$here/build-debug-kernel.sh"
+krc=0
+wait $kpid || krc=$?
+trap - EXIT
+cat "$cache/debug-kernel.log"
+[ $krc = 0 ] || exit 1
 echo "setup: done (kernel $kver, cache $cache)"
