@@ -36,7 +36,15 @@ done
 kmemleak=/sys/kernel/debug/kmemleak
 [ -w "$kmemleak" ] || kmemleak=
 
-if [ -n "$out" ] && [ -f "$out/job.sh" ]; then
+if [ -n "$out" ] && [ -f "$out/job.sh" ] &&
+	dmesg | grep -qE 'BUG:|WARNING:|Oops|Call Trace:'; then
+	# A kernel that reported a problem while it booted, before atomkms
+	# was loaded (under TCG, now and then: a stray early interrupt in
+	# the debug kernel, an int3 while patching text), is no ground for
+	# the job, and KASAN reports once a boot: run-guest.sh boots again.
+	dmesg > "$out/boot-dirty.txt"
+	echo "atomkms-guest: the kernel reported a problem while booting: no job"
+elif [ -n "$out" ] && [ -f "$out/job.sh" ]; then
 	[ -z "$kmemleak" ] || echo clear > "$kmemleak"
 	cat /proc/sys/kernel/tainted > "$out/tainted.before"
 	echo "atomkms-guest: job start $(cut -d' ' -f1 /proc/uptime)"

@@ -16,8 +16,9 @@ mode=$2
 . /host/qemu/jobs/kmemleak.sh
 . /host/qemu/jobs/sw-sync.sh
 case $mode in
-short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5} ;;
-full) ops=${FUZZ_OPS:-100000} cycles=${LIFECYCLE_CYCLES:-100} ;;
+# short: the fault-injection probe passes try every 10th allocation.
+short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5} fi_args="--probe-stride 10" ;;
+full) ops=${FUZZ_OPS:-100000} cycles=${LIFECYCLE_CYCLES:-100} fi_args= ;;
 *) echo "debug-stage: mode must be short or full, not $mode"; exit 2 ;;
 esac
 seed=${FUZZ_SEED:-1}
@@ -45,7 +46,8 @@ for p in "$@"; do
 	guest-tests) part guest-tests guest_tests ;;
 	kunit) part kunit sh /host/qemu/jobs/kunit.sh "$out" ;;
 	fuzz) part fuzz sh /host/qemu/jobs/fuzz.sh "$out" "$seed" "$ops" ;;
-	fault-inject) part fault-inject sh /host/qemu/jobs/fault-inject.sh "$out" ;;
+	# shellcheck disable=SC2086
+	fault-inject) part fault-inject sh /host/qemu/jobs/fault-inject.sh "$out" $fi_args ;;
 	lifecycle) part lifecycle sh /host/qemu/jobs/lifecycle.sh "$out" "$cycles" ;;
 	*) echo "$p: no such part: 0 passed, 1 failed" ;;
 	esac
