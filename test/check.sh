@@ -28,7 +28,7 @@ fi
 cat "$log/unit.log"
 tally "$log/unit.log"
 
-# Our libdrm tests, in one guest boot per topology.
+# Our libdrm tests in the guest (run once per topology given below).
 guest_tests() {
 	name=$1
 	params=$2
@@ -65,7 +65,7 @@ guest_tests() {
 tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
 # The second topology of the guest runs below (the igt comment says why 120 Hz).
 three_crtcs="num_crtcs=3 refresh=60,75,120 crossbar=1"
-guest_tests guest-tests ""
+# The default topology's run is the debug stage's, under the debug kernel.
 guest_tests guest-tests-3crtc "$three_crtcs"
 
 # Real clients (weston, sway, kmscube, modetest) in the clients image.

@@ -16,8 +16,8 @@ mode=$2
 . /host/qemu/jobs/kmemleak.sh
 . /host/qemu/jobs/sw-sync.sh
 case $mode in
-# short: the fault-injection probe passes try every 10th allocation.
-short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5} fi_args="--probe-stride 10" ;;
+# short: the fault-injection probe passes try every 20th allocation.
+short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5} fi_args="--probe-stride 20" ;;
 full) ops=${FUZZ_OPS:-100000} cycles=${LIFECYCLE_CYCLES:-100} fi_args= ;;
 *) echo "debug-stage: mode must be short or full, not $mode"; exit 2 ;;
 esac
