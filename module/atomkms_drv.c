@@ -298,8 +298,18 @@ static int atomkms_probe(struct platform_device *pdev)
 		return ret;
 
 	ret = drm_dev_register(&akdev->drm, 0);
-	if (ret)
+	if (ret) {
+		/*
+		 * Linux 6.12's drm_dev_register() leaves dev->registered set
+		 * when registering the modeset objects fails, and every
+		 * object freed with the device then WARNs in
+		 * drm_mode_object_unregister() (fault injection, bind pass).
+		 * Unregistering again is safe: each step checks what it
+		 * undoes.
+		 */
+		drm_dev_unregister(&akdev->drm);
 		return ret;
+	}
 
 	atomkms_probe_connectors(&akdev->drm);
 	platform_set_drvdata(pdev, akdev);
