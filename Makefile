@@ -70,7 +70,7 @@ $(B)/bin/atomkms-fuzz: $(FUZZ_SRCS) $(wildcard test/fuzz/*.h) userspace/drmutil.
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/fuzz -o $@ userspace/drmutil.c $(FUZZ_SRCS) $(DRM_LIBS) -lpthread
 
-$(B)/bin/%: test/debug/%.c userspace/drmutil.c userspace/drmutil.h
+$(B)/bin/%: test/debug/%.c $(wildcard test/debug/*.h) userspace/drmutil.c userspace/drmutil.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -o $@ userspace/drmutil.c $< $(DRM_LIBS) -lpthread
 

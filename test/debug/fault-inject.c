@@ -72,21 +72,8 @@ static unsigned int from_n = 1;
 static const struct op insmod_op, bind_op;
 static void *ko_image;
 static size_t ko_len;
-static FILE *detail;
 static int failnth = -1;
 static int failed_ops, passed_ops;
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!detail)
-		return;
-	va_start(ap, fmt);
-	vfprintf(detail, fmt, ap);
-	va_end(ap);
-	fflush(detail);
-}
 
 /* --- fail-nth --------------------------------------------------------- */
 

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,21 @@
 #include "drmutil.h"
 
 /* --- the kernel log ------------------------------------------------ */
+
+/* The detail log (--log), or NULL: note() writes a line there, at once. */
+static FILE *detail;
+
+static inline void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!detail)
+		return;
+	va_start(ap, fmt);
+	vfprintf(detail, fmt, ap);
+	va_end(ap);
+	fflush(detail);
+}
 
 static int kmsg_fd = -1;
 

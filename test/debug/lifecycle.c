@@ -64,7 +64,6 @@ static const char *params =
 	"num_crtcs=2 num_overlays=1 pref_width=640 pref_height=480 max_width=1024 max_height=768";
 static void *ko_image;
 static size_t ko_len;
-static FILE *detail;
 static const char *log_path;
 static int ready_pipe[2];
 
@@ -73,18 +72,6 @@ struct load_stats {
 	unsigned long flips, wb_jobs, events, crcs, mmap_rounds, vblanks;
 };
 static struct load_stats *stats;
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!detail)
-		return;
-	va_start(ap, fmt);
-	vfprintf(detail, fmt, ap);
-	va_end(ap);
-	fflush(detail);
-}
 
 /* --- the load: one process each ------------------------------------------ */
 
