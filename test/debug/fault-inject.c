@@ -214,18 +214,6 @@ struct op {
 	unsigned int (*first)(void);
 };
 
-static char why[256];
-
-static int fail_why(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Results as runs of equal outcomes: "1-7 ENOMEM, 8 ok". */
 struct runs {
 	char text[4096];

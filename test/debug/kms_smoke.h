@@ -49,6 +49,19 @@ static inline void note(const char *fmt, ...)
 	fflush(detail);
 }
 
+/* Why the last check failed: fail_why() sets it and returns -1. */
+static char why[256];
+
+static inline int fail_why(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static int kmsg_fd = -1;
 
 /* Read the kernel log from now on (records already there are skipped). */

@@ -373,18 +373,6 @@ static int num_crtcs(void)
 	return n;
 }
 
-static char why[256];
-
-static int fail_why(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The load: the committer first (it must be the master), then the rest. */
 static int start_load(void)
 {
