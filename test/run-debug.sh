@@ -48,7 +48,12 @@ full)
 	echo "== unit tests under ASan and UBSan"
 	make -s B=build/sanitize CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		unit 2>&1 | tail -n 30
-	guest debug-full 10800 "" sh qemu/jobs/debug-stage.sh /host/build/guest/debug-full full
+	# One guest a part: a hang costs only its part, and the guest lock is
+	# free between parts. Timeouts: about twice each part's measured time.
+	for p in fuzz:4200 lifecycle:3000 fault-inject:4800 guest-tests:900 kunit:600; do
+		guest "debug-full-${p%%:*}" "${p#*:}" "" sh qemu/jobs/debug-stage.sh \
+			"/host/build/guest/debug-full-${p%%:*}" full "${p%%:*}"
+	done
 	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" \
 		sh qemu/jobs/debug-stage.sh /host/build/guest/debug-3crtc full guest-tests
 	echo "== igt (test/igt/debug.list, debug kernel)"
