@@ -353,13 +353,12 @@ struct op {
 
 static void op_ours(struct op *o)
 {
-	atomkms_compose_fast_paths = o->fast;
+	o->s->frame.flags = o->fast ? 0 : ATOMKMS_FRAME_GENERAL;
 	o->s->frame.crc = o->crc ? &o->s->crc : NULL;
 	if (atomkms_compose_frame(&o->s->frame, o->s->scratch)) {
 		fprintf(stderr, "bench_compose: compose failed\n");
 		exit(1);
 	}
-	atomkms_compose_fast_paths = true;
 }
 
 static void op_pixman(struct op *o)
@@ -564,7 +563,7 @@ static void print_tables(void)
 			       100 * memcpy_ms[r] / x->gen, chk);
 		}
 	}
-	printf("\nfast = atomkms_compose_fast_paths on (fast paths, occlusion culling), general = off;\n"
+	printf("\nfast = fast paths and occlusion culling, general = ATOMKMS_FRAME_GENERAL;\n"
 	       "+crc = with the frame CRC; ours/p, gen/p = ms ratio to pixman (lower is better);\n"
 	       "mc/ours = memcpy_ms / ours_ms, the share of memcpy bandwidth reached.\n"
 	       "pixman: (a) SRC; (b), (bu) SRC + 3 x OVER; (d) with a 90 degree transform; (c) has no NV12 in pixman.\n");

@@ -81,6 +81,13 @@ struct atomkms_color_prep {
 
 bool atomkms_color_prepare(struct atomkms_color_prep *prep,
 			   const struct atomkms_color *color);
+
+/* Does @prep (or NULL) have a stage to apply? */
+static inline bool atomkms_color_active(const struct atomkms_color_prep *prep)
+{
+	return prep && (prep->degamma_lut || prep->gamma_lut || prep->has_ctm);
+}
+
 void atomkms_color_apply_line(const struct atomkms_color_prep *prep,
 			      struct atomkms_px *px, u32 count);
 

@@ -223,13 +223,22 @@ struct atomkms_frame_plane {
 	struct atomkms_plane_src src;
 };
 
+/*
+ * ATOMKMS_FRAME_GENERAL: every plane through the general path, and every
+ * plane drawn (no fast paths, no occlusion culling). The output bytes are
+ * the same either way (the unit tests check it): a reference for the fast
+ * paths, and the module parameter compose_fast_paths=0.
+ */
+#define ATOMKMS_FRAME_GENERAL		BIT(0)
+
 /**
  * struct atomkms_frame - one frame to compose
  * @width: output width, at most the scratch buffer's width
  * @height: output height
  * @num_planes: entries in @planes, at most %ATOMKMS_COMPOSE_MAX_PLANES
  * @planes: the planes in ascending zpos
- * @color: CRTC colour pipeline, NULL for none
+ * @flags: ATOMKMS_FRAME_*
+ * @color: CRTC colour pipeline from atomkms_color_prepare(), NULL for none
  * @crc: if not NULL, receives the frame's CRC (see atomkms_compose_frame())
  * @wb: if not NULL, the writeback framebuffer, @width x @height
  * @line_sink: if not NULL, called with every composed output line, after
@@ -246,7 +255,8 @@ struct atomkms_frame {
 	u32 height;
 	u32 num_planes;
 	const struct atomkms_frame_plane *planes;
-	const struct atomkms_color *color;
+	u32 flags;
+	const struct atomkms_color_prep *color;
 	u64 *crc;
 	const struct atomkms_writeback *wb;
 	void (*line_sink)(void *ctx, u32 y, const struct atomkms_px *line,
@@ -259,7 +269,5 @@ struct atomkms_frame {
 size_t atomkms_compose_scratch_size(u32 width);
 int atomkms_compose_scratch_init(void *scratch, u32 width);
 int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch);
-
-extern bool atomkms_compose_fast_paths;
 
 #endif /* ATOMKMS_COMPOSE_H */

@@ -234,7 +234,9 @@ static int atomkms_check_lut(struct drm_crtc *crtc,
 static int atomkms_crtc_check_color(struct drm_crtc *crtc,
 				    struct drm_crtc_state *crtc_state)
 {
-	struct atomkms_color *color = &to_atomkms_crtc_state(crtc_state)->color;
+	struct atomkms_color_prep *prep =
+		&to_atomkms_crtc_state(crtc_state)->color;
+	struct atomkms_color color = { };
 	int ret;
 
 	ret = atomkms_check_lut(crtc, crtc_state->degamma_lut, "DEGAMMA_LUT");
@@ -244,17 +246,17 @@ static int atomkms_crtc_check_color(struct drm_crtc *crtc,
 	if (ret)
 		return ret;
 
-	*color = (struct atomkms_color){ };
 	if (crtc_state->degamma_lut) {
-		color->degamma_lut = crtc_state->degamma_lut->data;
-		color->degamma_size = ATOMKMS_LUT_SIZE;
+		color.degamma_lut = crtc_state->degamma_lut->data;
+		color.degamma_size = ATOMKMS_LUT_SIZE;
 	}
 	if (crtc_state->ctm)
-		color->ctm = crtc_state->ctm->data;
+		color.ctm = crtc_state->ctm->data;
 	if (crtc_state->gamma_lut) {
-		color->gamma_lut = crtc_state->gamma_lut->data;
-		color->gamma_size = ATOMKMS_LUT_SIZE;
+		color.gamma_lut = crtc_state->gamma_lut->data;
+		color.gamma_size = ATOMKMS_LUT_SIZE;
 	}
+	atomkms_color_prepare(prep, &color);
 	return 0;
 }
 

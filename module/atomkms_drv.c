@@ -35,11 +35,6 @@ static unsigned int num_overlays = 3;
 module_param(num_overlays, uint, 0444);
 MODULE_PARM_DESC(num_overlays, "Overlay planes per CRTC (default 3)");
 
-/* The compositor core's switch; off, every plane takes the general path. */
-module_param_named(compose_fast_paths, atomkms_compose_fast_paths, bool, 0644);
-MODULE_PARM_DESC(compose_fast_paths,
-		 "Compositor fast paths and occlusion culling (default on; the output is the same)");
-
 static bool shared_overlays;
 module_param(shared_overlays, bool, 0444);
 MODULE_PARM_DESC(shared_overlays,

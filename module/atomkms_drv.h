@@ -90,8 +90,9 @@ struct atomkms_plane_state {
  * @base: the DRM CRTC state
  * @frame_ns: frame period of the adjusted mode, derived in atomic_check and
  *            only consumed when the CRTC is enabled
- * @color: the color pipeline, pointing into this state's LUT and CTM blobs;
- *         derived in atomic_check
+ * @color: the colour pipeline, prepared in atomic_check (identity stages
+ *         dropped, the CTM converted), pointing into this state's LUT and
+ *         CTM blobs
  * @planes: the visible planes in ascending zpos, with their mapped sources;
  *          filled by atomic_flush, when the framebuffers are mapped
  * @frame: the compositor's frame description, pointing at @planes and @color
@@ -103,7 +104,7 @@ struct atomkms_plane_state {
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
 	u64 frame_ns;
-	struct atomkms_color color;
+	struct atomkms_color_prep color;
 	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame frame;
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];

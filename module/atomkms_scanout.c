@@ -13,6 +13,7 @@
  */
 #include <linux/circ_buf.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -26,6 +27,12 @@
 
 #include "atomkms_drv.h"
 #include "atomkms_scanout.h"
+
+/* Read at each frame: off, every frame is %ATOMKMS_FRAME_GENERAL. */
+static bool compose_fast_paths = true;
+module_param(compose_fast_paths, bool, 0644);
+MODULE_PARM_DESC(compose_fast_paths,
+		 "Compositor fast paths and occlusion culling (default on; the output is the same)");
 
 /*
  * Room left in the CRC queue userspace reads from debugfs. Entries beyond
@@ -53,6 +60,8 @@ static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
 	unsigned int i;
 
 	snap->frame = state->frame;
+	snap->frame.flags = READ_ONCE(compose_fast_paths) ?
+			    0 : ATOMKMS_FRAME_GENERAL;
 	snap->frame.planes = snap->planes;
 	snap->frame.color = &snap->color;
 	for (i = 0; i < state->frame.num_planes; i++) {

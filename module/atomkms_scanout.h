@@ -26,7 +26,8 @@ struct drm_property_blob;
  * @frame: the frame, pointing at @planes
  * @planes: the planes, pointing at @jobs
  * @jobs: copies of the plane jobs
- * @color: the color pipeline, pointing into @blobs
+ * @color: the colour pipeline prepared at atomic check, pointing into
+ *         @blobs
  * @fbs: references on the framebuffers the planes read
  * @owners: the plane each of @planes belongs to
  * @blobs: references on the DEGAMMA_LUT, CTM and GAMMA_LUT blobs
@@ -38,7 +39,7 @@ struct atomkms_frame_snapshot {
 	struct atomkms_frame frame;
 	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];
-	struct atomkms_color color;
+	struct atomkms_color_prep color;
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_plane *owners[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_property_blob *blobs[3];

@@ -12,14 +12,6 @@
 #define ATOMKMS_TMP_EXTRA	16
 
 /*
- * atomkms_compose_fast_paths: use fast paths and occlusion culling. Off,
- * every plane goes through the general path and every plane is drawn; the
- * output bytes are the same either way (the unit tests check it). The
- * module may expose it as a parameter.
- */
-bool atomkms_compose_fast_paths = true;
-
-/*
  * The head of the caller's scratch buffer; the line buffers follow it.
  * @width: widest frame the buffers hold
  * @tmp_len: pixels of each source span buffer
@@ -46,6 +38,17 @@ struct atomkms_line_ctx {
 	bool prec8;
 	bool mode32;
 };
+
+/*
+ * The line a frame composes into, one bit each so that a fast path row
+ * can take several: 16-bit pixels (&struct atomkms_px), 8-bit frames'
+ * pixels (the same struct, every channel a multiple of 257), or packed
+ * 0x00RRGGBB words (ctx->mode32: 8-bit frames without a colour pipeline).
+ */
+#define ATOMKMS_LINE_PX16	BIT(0)
+#define ATOMKMS_LINE_PX8	BIT(1)
+#define ATOMKMS_LINE_PACKED	BIT(2)
+#define ATOMKMS_LINE_PX		(ATOMKMS_LINE_PX16 | ATOMKMS_LINE_PX8)
 
 typedef void (*atomkms_plane_line_fn)(const struct atomkms_line_ctx *ctx,
 				      const struct atomkms_plane_job *job,
@@ -738,59 +741,83 @@ static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
 			n);
 }
 
-/*
- * The fast path table, searched in order once per plane per frame; the
- * general path is the final wildcard. @fourcc 0 matches any RGB format;
- * @prec 8 only matches 8-bit frames, 0 any frame.
+/**
+ * struct atomkms_fast_path - one row of the fast path table
+ * @fourcc: the plane's format; 0 matches any RGB format
+ * @op: the plane's effective blend mode; %ATOMKMS_PATH_ANY_OP matches any
+ * @lines: the frame lines it composes into (ATOMKMS_LINE_*)
+ * @flags: the ATOMKMS_JOB_* flags the plane must have
+ * @in_place: on a packed line that this opaque plane covers alone, its
+ *            framebuffer line itself is the output line, with no copy (the
+ *            sinks ignore the X bytes)
+ * @fn: draws one line of the plane
  */
 struct atomkms_fast_path {
 	u32 fourcc;
 	u8 op;
-	u8 prec;
-	u32 flags;
+	u8 lines;
+	u8 flags;
+	bool in_place;
 	atomkms_plane_line_fn fn;
 };
 
+#define ATOMKMS_PATH_ANY_OP	0xff
+
+/*
+ * Searched in order once per plane per frame; a plane no row takes goes
+ * through atomkms_general_path. On packed lines the general path packs
+ * what it composed.
+ */
 static const struct atomkms_fast_path atomkms_fast_path_table[] = {
-	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, 8,
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, ATOMKMS_LINE_PX8,
 	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED | ATOMKMS_JOB_FULL_ALPHA,
-	  atomkms_line_over8 },
-	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, 8,
+	  false, atomkms_line_over8 },
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_BLEND_PREMULTI, ATOMKMS_LINE_PX8,
 	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED,
-	  atomkms_line_over8_alpha },
-	{ 0, ATOMKMS_BLEND_PIXEL_NONE, 0,
+	  false, atomkms_line_over8_alpha },
+	{ 0, ATOMKMS_BLEND_PIXEL_NONE, ATOMKMS_LINE_PX,
 	  ATOMKMS_JOB_OPAQUE | ATOMKMS_JOB_UNSCALED,
-	  atomkms_line_direct },
+	  false, atomkms_line_direct },
+	{ ATOMKMS_FMT_XRGB8888, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
+	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED,
+	  true, atomkms_line32_8888 },
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
+	  ATOMKMS_JOB_UNSCALED | ATOMKMS_JOB_UNROTATED,
+	  true, atomkms_line32_8888 },
+	{ ATOMKMS_FMT_XRGB8888, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
+	  ATOMKMS_JOB_UNSCALED, false, atomkms_line32_8888 },
+	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
+	  ATOMKMS_JOB_UNSCALED, false, atomkms_line32_8888 },
 };
 
-static atomkms_plane_line_fn
-atomkms_fast_path_lookup(const struct atomkms_plane_job *job, bool prec8,
-			 bool mode32)
+static const struct atomkms_fast_path atomkms_general_path = {
+	.op = ATOMKMS_PATH_ANY_OP,
+	.lines = ATOMKMS_LINE_PX | ATOMKMS_LINE_PACKED,
+	.fn = atomkms_line_general,
+};
+
+static bool atomkms_fast_path_takes(const struct atomkms_fast_path *f,
+				    const struct atomkms_plane_job *job,
+				    u32 line)
+{
+	if (f->fourcc ? f->fourcc != job->fmt->fourcc : job->fmt->is_yuv)
+		return false;
+	return (f->op == ATOMKMS_PATH_ANY_OP || f->op == job->op) &&
+	       (f->lines & line) && (job->flags & f->flags) == f->flags;
+}
+
+/* The path of plane @job in a frame of ATOMKMS_LINE_* @line. */
+static const struct atomkms_fast_path *
+atomkms_fast_path_lookup(const struct atomkms_plane_job *job, u32 line,
+			 bool fast)
 {
 	u32 i;
 
-	if (!atomkms_compose_fast_paths)
-		return atomkms_line_general;
-	if (mode32) {
-		if ((job->fmt->fourcc == ATOMKMS_FMT_XRGB8888 ||
-		     job->fmt->fourcc == ATOMKMS_FMT_ARGB8888) &&
-		    (job->flags & ATOMKMS_JOB_UNSCALED))
-			return atomkms_line32_8888;
-		/* Every other plane: the general path, packed at the end. */
-		return atomkms_line_general;
-	}
-	for (i = 0; i < ARRAY_SIZE(atomkms_fast_path_table); i++) {
-		const struct atomkms_fast_path *f = &atomkms_fast_path_table[i];
-
-		if (f->fourcc ? f->fourcc != job->fmt->fourcc :
-		    job->fmt->is_yuv)
-			continue;
-		if (f->op != job->op || (f->prec == 8 && !prec8) ||
-		    (job->flags & f->flags) != f->flags)
-			continue;
-		return f->fn;
-	}
-	return atomkms_line_general;
+	for (i = 0; fast && i < ARRAY_SIZE(atomkms_fast_path_table); i++)
+		if (atomkms_fast_path_takes(&atomkms_fast_path_table[i], job,
+					    line))
+			return &atomkms_fast_path_table[i];
+	return &atomkms_general_path;
 }
 
 /* Does opaque plane @job cover [x1, x2) of line @y? */
@@ -803,21 +830,20 @@ static inline bool atomkms_covers(const struct atomkms_plane_job *job, s32 y,
 
 /*
  * Line @y of a mode32 frame when the opaque plane @start that covers it
- * is the only plane on it, unscaled, unrotated, XRGB8888 or ARGB8888: its
- * framebuffer line itself, which the sinks take with no copy (they ignore
- * the X bytes). NULL otherwise.
+ * is the only plane on it and its path works in place: its framebuffer
+ * line itself. NULL otherwise.
  */
-static const u32 *atomkms_line32_alone(const struct atomkms_frame *f,
-				       const struct atomkms_plane_job *const *jobs,
-				       const atomkms_plane_line_fn *fns,
-				       s32 start, s32 y)
+static const u32 *
+atomkms_line32_alone(const struct atomkms_frame *f,
+		     const struct atomkms_plane_job *const *jobs,
+		     const struct atomkms_fast_path *const *paths,
+		     s32 start, s32 y)
 {
 	const struct atomkms_plane_job *job = jobs[start];
 	const u8 *p;
 	s32 k;
 
-	if (fns[start] != atomkms_line32_8888 ||
-	    !(job->flags & ATOMKMS_JOB_UNROTATED))
+	if (!paths[start]->in_place)
 		return NULL;
 	for (k = start + 1; k < (s32)f->num_planes; k++)
 		if (jobs[k] && y >= jobs[k]->y1 && y < jobs[k]->y2)
@@ -880,16 +906,17 @@ static void atomkms_sinks(const struct atomkms_frame *f,
 
 /*
  * Which planes draw (visible, inside the frame), at which precision, and
- * through which line function each. Return: the colour pipeline has work.
+ * through which path each. Return: the colour pipeline has work.
  */
 static bool atomkms_frame_setup(const struct atomkms_frame *frame,
 				struct atomkms_line_ctx *ctx,
 				const struct atomkms_plane_job **jobs,
-				atomkms_plane_line_fn *fns,
-				struct atomkms_color_prep *color, bool cull)
+				const struct atomkms_fast_path **paths,
+				bool fast)
 {
 	s32 n = frame->num_planes, k;
-	bool has_color;
+	bool has_color = atomkms_color_active(frame->color);
+	u32 line;
 
 	ctx->prec8 = true;
 	for (k = 0; k < n; k++) {
@@ -903,16 +930,16 @@ static bool atomkms_frame_setup(const struct atomkms_frame *frame,
 		if (job->fmt->depth > 8)
 			ctx->prec8 = false;
 	}
-	has_color = atomkms_color_prepare(color, frame->color);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	ctx->mode32 = cull && ctx->prec8 && !has_color;
+	ctx->mode32 = fast && ctx->prec8 && !has_color;
 #else
 	ctx->mode32 = false;
 #endif
+	line = ctx->mode32 ? ATOMKMS_LINE_PACKED :
+	       ctx->prec8 ? ATOMKMS_LINE_PX8 : ATOMKMS_LINE_PX16;
 	for (k = 0; k < n; k++)
 		if (jobs[k])
-			fns[k] = atomkms_fast_path_lookup(jobs[k], ctx->prec8,
-							  ctx->mode32);
+			paths[k] = atomkms_fast_path_lookup(jobs[k], line, fast);
 	return has_color;
 }
 
@@ -948,8 +975,8 @@ static void atomkms_line_clear(struct atomkms_line_ctx *ctx, s32 w)
 static void atomkms_line_blend(const struct atomkms_frame *frame,
 			       struct atomkms_line_ctx *ctx,
 			       const struct atomkms_plane_job *const *jobs,
-			       const atomkms_plane_line_fn *fns, s32 start,
-			       s32 y, bool cull)
+			       const struct atomkms_fast_path *const *paths,
+			       s32 start, s32 y, bool cull)
 {
 	s32 n = frame->num_planes, k, m;
 
@@ -965,7 +992,7 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 			if (m < n)
 				continue;
 		}
-		fns[k](ctx, job, &frame->planes[k].src, y);
+		paths[k]->fn(ctx, job, &frame->planes[k].src, y);
 	}
 }
 
@@ -974,9 +1001,9 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
  * @frame: output size, planes, colour pipeline and sinks
  * @scratch: the CRTC's scratch buffer, from atomkms_compose_scratch_init()
  *
- * Composes line by line: black background, the planes in order (planes
- * covered on a line by an opaque plane above are skipped), the colour
- * pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
+ * Composes line by line: black background, the planes in order (unless
+ * %ATOMKMS_FRAME_GENERAL, planes covered on a line by an opaque plane
+ * above are skipped), the colour pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
  * (never 0) over the frame's lines as 0x00RRGGBB words (each channel
  * v >> 8): equal 8-bit pixels give equal CRCs, whatever planes and formats
  * produced them. Jobs whose destination does not fit the frame are
@@ -988,11 +1015,10 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 {
 	const struct atomkms_plane_job *jobs[ATOMKMS_COMPOSE_MAX_PLANES];
-	atomkms_plane_line_fn fns[ATOMKMS_COMPOSE_MAX_PLANES];
+	const struct atomkms_fast_path *paths[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_scratch *s = scratch;
-	struct atomkms_color_prep color;
 	struct atomkms_line_ctx ctx;
-	bool has_color, cull = atomkms_compose_fast_paths;
+	bool has_color, cull = !(frame->flags & ATOMKMS_FRAME_GENERAL);
 	s32 w = frame->width, h = frame->height;
 	s32 n = frame->num_planes, y, start;
 	struct atomkms_crc crc;
@@ -1004,14 +1030,14 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 
 	atomkms_line_ctx_init(&ctx, s);
 	atomkms_crc_init(&crc);
-	has_color = atomkms_frame_setup(frame, &ctx, jobs, fns, &color, cull);
+	has_color = atomkms_frame_setup(frame, &ctx, jobs, paths, cull);
 
 	for (y = 0; y < h; y++) {
 		if (frame->line_hook)
 			frame->line_hook(frame->hook_ctx, y);
 		start = cull ? atomkms_line_bottom(jobs, n, y, w) : -1;
 		if (start >= 0 && ctx.mode32) {
-			const u32 *px = atomkms_line32_alone(frame, jobs, fns,
+			const u32 *px = atomkms_line32_alone(frame, jobs, paths,
 							     start, y);
 
 			if (px) {
@@ -1023,13 +1049,13 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 			atomkms_line_clear(&ctx, w);
 			start = 0;
 		}
-		atomkms_line_blend(frame, &ctx, jobs, fns, start, y, cull);
+		atomkms_line_blend(frame, &ctx, jobs, paths, start, y, cull);
 		if (ctx.mode32) {
 			atomkms_sinks32(frame, &ctx, y, ctx.acc32, &crc);
 			continue;
 		}
 		if (has_color)
-			atomkms_color_apply_line(&color, ctx.acc, w);
+			atomkms_color_apply_line(frame->color, ctx.acc, w);
 		atomkms_sinks(frame, &ctx, y, &crc);
 	}
 	if (frame->crc)

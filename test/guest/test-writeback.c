@@ -350,7 +350,6 @@ static int core_compose(const struct scene *s, const struct fmt_fb *fbs,
 {
 	struct atomkms_plane_job jobs[MAX_SPLANES];
 	struct atomkms_frame_plane fp[MAX_SPLANES];
-	static const struct atomkms_color no_color;
 	unsigned int order[MAX_SPLANES], i, j, n = 0;
 	struct atomkms_frame frame;
 	int ret;
@@ -413,7 +412,6 @@ static int core_compose(const struct scene *s, const struct fmt_fb *fbs,
 		.height = k.mode.vdisplay,
 		.num_planes = n,
 		.planes = fp,
-		.color = &no_color,
 		.wb = wb,
 		.crc = crc,
 	};

@@ -985,12 +985,15 @@ static void capture_line(void *ctx, u32 y, const struct atomkms_px *line,
 	memcpy(c->img + (size_t)y * width, line, width * sizeof(*line));
 }
 
+bool core_compose_general;
+
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb)
 {
 	struct atomkms_plane_job jobs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame_plane fp[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame f = { 0 };
+	struct atomkms_color_prep color;
 	struct capture cap = { out };
 	const char *why;
 	void *scratch, *base;
@@ -1017,7 +1020,10 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 	f.height = sc->height;
 	f.num_planes = sc->num_planes;
 	f.planes = fp;
-	f.color = sc->color;
+	if (core_compose_general)
+		f.flags = ATOMKMS_FRAME_GENERAL;
+	if (atomkms_color_prepare(&color, sc->color))
+		f.color = &color;
 	f.crc = crc;
 	f.wb = wb;
 	if (out) {

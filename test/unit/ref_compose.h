@@ -107,7 +107,9 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 /*
  * Run the core on a scene: jobs, scratch, frame. @out (width * height) may
  * be NULL; @crc and @wb too. Returns the first job_init error, or 0.
+ * With core_compose_general, the frame is %ATOMKMS_FRAME_GENERAL.
  */
+extern bool core_compose_general;
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 

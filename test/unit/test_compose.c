@@ -55,11 +55,10 @@ static bool check_scene(const struct ref_scene *sc, u32 tol, const char *what)
 
 	snprintf(test_what, sizeof(test_what), "%s (guard %s)", what,
 		 test_fb_guard == TEST_GUARD_START ? "start" : "end");
-	atomkms_compose_fast_paths = true;
 	e1 = core_compose(sc, c1, &crc1, NULL);
-	atomkms_compose_fast_paths = false;
+	core_compose_general = true;
 	e2 = core_compose(sc, c2, &crc2, NULL);
-	atomkms_compose_fast_paths = true;
+	core_compose_general = false;
 	ref_compose(sc, r);
 	d1 = img_diff(c1, c2, n, &at);
 	d2 = img_diff(c1, r, n, &at);
@@ -716,13 +715,13 @@ static void test_line_hook(void)
 	for (fast = 0; fast < 2; fast++) {
 		bool ok = true;
 
-		atomkms_compose_fast_paths = fast;
 		fp = (struct atomkms_frame_plane){ .job = &job };
 		test_fb_src(&red, &fp.src);
 		h = (struct hook_ctx){ .fp = &fp, .next = blue.mem[0],
 				       .at = 5 };
 		f = (struct atomkms_frame){
 			.width = 8, .height = 8, .num_planes = 1, .planes = &fp,
+			.flags = fast ? 0 : ATOMKMS_FRAME_GENERAL,
 			.line_sink = keep_line, .sink_ctx = &h,
 			.line_hook = flip_at_line, .hook_ctx = &h,
 		};
@@ -738,7 +737,6 @@ static void test_line_hook(void)
 		CHECK(ok, "lines 0-4 from the first buffer, 5-7 from the second, fast %d",
 		      fast);
 	}
-	atomkms_compose_fast_paths = true;
 	test_fb_free(&red);
 	test_fb_free(&blue);
 	free(s);

@@ -152,11 +152,11 @@ static void run_scene(const struct ref_scene *sc, u32 wb_fourcc, u32 tol,
 		test_fb_alloc(&wbfb[fast], wb_fourcc, sc->width, sc->height,
 			      3, NULL);
 		wb_map(&wbfb[fast], &wb);
-		atomkms_compose_fast_paths = fast;
+		core_compose_general = !fast;
 		err[fast] = core_compose(sc, img[fast], &crc[fast], &wb);
 		st->compositions++;
 	}
-	atomkms_compose_fast_paths = true;
+	core_compose_general = false;
 	/* As the driver runs it: no line sink, the sinks read in place. */
 	test_fb_alloc(&wbfb[2], wb_fourcc, sc->width, sc->height, 3, NULL);
 	wb_map(&wbfb[2], &wb);

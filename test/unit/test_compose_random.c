@@ -190,10 +190,10 @@ static void run_core(struct scene *s, struct run *r, bool fast)
 			wb.pitch[p] = r->wb.pitch[p];
 		}
 	}
-	atomkms_compose_fast_paths = fast;
+	core_compose_general = !fast;
 	r->err = core_compose(&s->sc, r->img, &r->crc,
 			      s->wb_fourcc ? &wb : NULL);
-	atomkms_compose_fast_paths = true;
+	core_compose_general = false;
 }
 
 static bool same_run(const struct scene *s, const struct run *a,
@@ -303,7 +303,7 @@ static void bench(const char *name, struct ref_plane *pl, u32 n)
 	for (mode = 0; mode < 2; mode++) {
 		double t0;
 
-		atomkms_compose_fast_paths = !mode;
+		f.flags = mode ? ATOMKMS_FRAME_GENERAL : 0;
 		f.crc = &crc[mode];
 		atomkms_compose_frame(&f, scratch);	/* warm up */
 		t0 = now_ms();
@@ -311,7 +311,6 @@ static void bench(const char *name, struct ref_plane *pl, u32 n)
 			atomkms_compose_frame(&f, scratch);
 		ms[mode] = (now_ms() - t0) / frames;
 	}
-	atomkms_compose_fast_paths = true;
 	CHECK(crc[0] == crc[1], "%s: same CRC fast and general", name);
 	printf("bench %-34s fast %6.2f ms/frame, general %6.2f ms/frame (x%.1f)\n",
 	       name, ms[0], ms[1], ms[1] / ms[0]);
