@@ -132,6 +132,51 @@ static int atomkms_plane_check_async(struct drm_plane *plane,
 	return 0;
 }
 
+/*
+ * What the compositor does with visible plane state @ps on a CRTC in mode
+ * @mode: its job, derived once here and read at every frame.
+ */
+static int atomkms_plane_job_from_state(struct atomkms_plane *akplane,
+					struct drm_plane_state *ps,
+					const struct drm_display_mode *mode)
+{
+	struct drm_plane *plane = &akplane->base;
+	const struct atomkms_plane_desc desc = {
+		.fourcc = ps->fb->format->format,
+		.fb_width = ps->fb->width,
+		.fb_height = ps->fb->height,
+		.src_x = ps->src_x,
+		.src_y = ps->src_y,
+		.src_w = ps->src_w,
+		.src_h = ps->src_h,
+		.dst_x = ps->crtc_x,
+		.dst_y = ps->crtc_y,
+		.dst_w = ps->crtc_w,
+		.dst_h = ps->crtc_h,
+		.crtc_width = mode->hdisplay,
+		.crtc_height = mode->vdisplay,
+		.rotation = ps->rotation,
+		.alpha = ps->alpha,
+		.blend_mode = ps->pixel_blend_mode,
+		.color_encoding = ps->color_encoding,
+		.color_range = ps->color_range,
+		.filter = ps->scaling_filter ==
+			  DRM_SCALING_FILTER_NEAREST_NEIGHBOR ?
+			  ATOMKMS_FILTER_NEAREST : ATOMKMS_FILTER_BILINEAR,
+		.min_scale = akplane->min_scale,
+		.max_scale = akplane->max_scale,
+	};
+	const char *reason = "";
+	int ret;
+
+	ret = atomkms_plane_job_init(&to_atomkms_plane_state(ps)->job, &desc,
+				     &reason);
+	if (ret)
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] rejected: %s (%d)\n",
+			       plane->base.id, plane->name, reason, ret);
+	return ret;
+}
+
 static int atomkms_plane_atomic_check(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
@@ -139,11 +184,7 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
 	struct atomkms_plane_state *akstate = to_atomkms_plane_state(new_state);
-	int min_scale = akplane->min_scale;
-	int max_scale = akplane->max_scale;
 	struct drm_crtc_state *crtc_state = NULL;
-	struct atomkms_plane_desc desc;
-	const char *reason = "";
 	int ret;
 
 	memset(&akstate->job, 0, sizeof(akstate->job));
@@ -165,7 +206,8 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 
 	/* Planes may hang off screen; they are clipped to the CRTC. */
 	ret = drm_atomic_helper_check_plane_state(new_state, crtc_state,
-						  min_scale, max_scale,
+						  akplane->min_scale,
+						  akplane->max_scale,
 						  true, true);
 	if (ret) {
 		drm_dbg_atomic(plane->dev,
@@ -186,39 +228,8 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 
 	if (!new_state->visible)
 		return 0;
-
-	desc = (struct atomkms_plane_desc){
-		.fourcc = new_state->fb->format->format,
-		.fb_width = new_state->fb->width,
-		.fb_height = new_state->fb->height,
-		.src_x = new_state->src_x,
-		.src_y = new_state->src_y,
-		.src_w = new_state->src_w,
-		.src_h = new_state->src_h,
-		.dst_x = new_state->crtc_x,
-		.dst_y = new_state->crtc_y,
-		.dst_w = new_state->crtc_w,
-		.dst_h = new_state->crtc_h,
-		.crtc_width = crtc_state->mode.hdisplay,
-		.crtc_height = crtc_state->mode.vdisplay,
-		.rotation = new_state->rotation,
-		.alpha = new_state->alpha,
-		.blend_mode = new_state->pixel_blend_mode,
-		.color_encoding = new_state->color_encoding,
-		.color_range = new_state->color_range,
-		.filter = new_state->scaling_filter ==
-			  DRM_SCALING_FILTER_NEAREST_NEIGHBOR ?
-			  ATOMKMS_FILTER_NEAREST : ATOMKMS_FILTER_BILINEAR,
-		.min_scale = min_scale,
-		.max_scale = max_scale,
-	};
-	ret = atomkms_plane_job_init(&akstate->job, &desc, &reason);
-	if (ret) {
-		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] rejected: %s (%d)\n",
-			       plane->base.id, plane->name, reason, ret);
-		return ret;
-	}
-	return 0;
+	return atomkms_plane_job_from_state(akplane, new_state,
+					    &crtc_state->mode);
 }
 
 static void atomkms_plane_atomic_update(struct drm_plane *plane,
