@@ -505,45 +505,48 @@ void ref_yuv_to_rgb(u32 encoding, u32 range, u32 depth,
 	out->b = clamp_round(y + (2 - 2 * kb) * u);
 }
 
-/* ---- geometry: DRM's own rectangle rotation, verbatim ---- */
+/*
+ * ---- geometry: DRM's rectangle rotation (drm_rect_rotate() and
+ * drm_rect_rotate_inv()), from a reflection and a counter-clockwise turn
+ * ----
+ */
 
 struct rect {
 	s64 x1, y1, x2, y2;
 };
 
-static void drm_rect_rotate(struct rect *r, s64 width, s64 height,
-			    u32 rotation)
+/* Reflect @r in a @width x @height space as @rotation's REFLECT bits say. */
+static void rect_reflect(struct rect *r, s64 width, s64 height, u32 rotation)
 {
-	struct rect tmp;
+	struct rect tmp = *r;
 
-	if (rotation & (ATOMKMS_REFLECT_X | ATOMKMS_REFLECT_Y)) {
-		tmp = *r;
-		if (rotation & ATOMKMS_REFLECT_X) {
-			r->x1 = width - tmp.x2;
-			r->x2 = width - tmp.x1;
-		}
-		if (rotation & ATOMKMS_REFLECT_Y) {
-			r->y1 = height - tmp.y2;
-			r->y2 = height - tmp.y1;
-		}
+	if (rotation & ATOMKMS_REFLECT_X) {
+		r->x1 = width - tmp.x2;
+		r->x2 = width - tmp.x1;
 	}
-	switch (rotation & ATOMKMS_ROTATE_MASK) {
+	if (rotation & ATOMKMS_REFLECT_Y) {
+		r->y1 = height - tmp.y2;
+		r->y2 = height - tmp.y1;
+	}
+}
+
+/* Turn @r in a @width x @height space by @turn, one ATOMKMS_ROTATE_*. */
+static void rect_turn(struct rect *r, s64 width, s64 height, u32 turn)
+{
+	struct rect tmp = *r;
+
+	switch (turn) {
 	case ATOMKMS_ROTATE_90:
-		tmp = *r;
 		r->x1 = tmp.y1;
 		r->x2 = tmp.y2;
 		r->y1 = width - tmp.x2;
 		r->y2 = width - tmp.x1;
 		break;
 	case ATOMKMS_ROTATE_180:
-		tmp = *r;
-		r->x1 = width - tmp.x2;
-		r->x2 = width - tmp.x1;
-		r->y1 = height - tmp.y2;
-		r->y2 = height - tmp.y1;
+		rect_reflect(r, width, height,
+			     ATOMKMS_REFLECT_X | ATOMKMS_REFLECT_Y);
 		break;
 	case ATOMKMS_ROTATE_270:
-		tmp = *r;
 		r->x1 = height - tmp.y2;
 		r->x2 = height - tmp.y1;
 		r->y1 = tmp.x1;
@@ -552,45 +555,29 @@ static void drm_rect_rotate(struct rect *r, s64 width, s64 height,
 	}
 }
 
+/* drm_rect_rotate(): reflect, then turn. */
+static void drm_rect_rotate(struct rect *r, s64 width, s64 height,
+			    u32 rotation)
+{
+	rect_reflect(r, width, height, rotation);
+	rect_turn(r, width, height, rotation & ATOMKMS_ROTATE_MASK);
+}
+
+/*
+ * drm_rect_rotate_inv(): undo the turn (turn back: 90 and 270 swap, in the
+ * turned space, whose width and height they swap too), then the reflection.
+ */
 static void drm_rect_rotate_inv(struct rect *r, s64 width, s64 height,
 				u32 rotation)
 {
-	struct rect tmp;
+	u32 turn = rotation & ATOMKMS_ROTATE_MASK;
 
-	switch (rotation & ATOMKMS_ROTATE_MASK) {
-	case ATOMKMS_ROTATE_90:
-		tmp = *r;
-		r->x1 = width - tmp.y2;
-		r->x2 = width - tmp.y1;
-		r->y1 = tmp.x1;
-		r->y2 = tmp.x2;
-		break;
-	case ATOMKMS_ROTATE_180:
-		tmp = *r;
-		r->x1 = width - tmp.x2;
-		r->x2 = width - tmp.x1;
-		r->y1 = height - tmp.y2;
-		r->y2 = height - tmp.y1;
-		break;
-	case ATOMKMS_ROTATE_270:
-		tmp = *r;
-		r->x1 = tmp.y1;
-		r->x2 = tmp.y2;
-		r->y1 = height - tmp.x2;
-		r->y2 = height - tmp.x1;
-		break;
-	}
-	if (rotation & (ATOMKMS_REFLECT_X | ATOMKMS_REFLECT_Y)) {
-		tmp = *r;
-		if (rotation & ATOMKMS_REFLECT_X) {
-			r->x1 = width - tmp.x2;
-			r->x2 = width - tmp.x1;
-		}
-		if (rotation & ATOMKMS_REFLECT_Y) {
-			r->y1 = height - tmp.y2;
-			r->y2 = height - tmp.y1;
-		}
-	}
+	if (turn == ATOMKMS_ROTATE_90 || turn == ATOMKMS_ROTATE_270)
+		rect_turn(r, height, width,
+			  turn ^ (ATOMKMS_ROTATE_90 | ATOMKMS_ROTATE_270));
+	else
+		rect_turn(r, width, height, turn);
+	rect_reflect(r, width, height, rotation);
 }
 
 /* Rotated-space pixel (a, b) of a plane, raw. */
