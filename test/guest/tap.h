@@ -46,4 +46,11 @@ static inline const char *sf(const char *fmt, ...)
 	return s;
 }
 
+/* The closing "NAME: PASS" or "NAME: FAIL" line; main()'s exit status. */
+static inline int tap_done(const char *name)
+{
+	printf("%s: %s\n", name, failures ? "FAIL" : "PASS");
+	return failures ? 1 : 0;
+}
+
 #endif /* ATOMKMS_TAP_H */

@@ -169,6 +169,5 @@ int main(int argc, char **argv)
 out_close:
 	close(g.fd);
 out:
-	printf("test-bad-input: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-bad-input");
 }

@@ -285,6 +285,5 @@ out_fbs:
 out_close:
 	close(t.fd);
 out:
-	printf("test-crc: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-crc");
 }

@@ -354,6 +354,5 @@ out_free:
 out_close:
 	close(fd);
 out:
-	printf("test-flip-events: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-flip-events");
 }

@@ -999,6 +999,5 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "unbind"))
 		test_unbind(3);
 out:
-	printf("test-memory-safety: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-memory-safety");
 }

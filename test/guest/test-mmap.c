@@ -258,6 +258,5 @@ int main(void)
 	test_orders(fd, "1000x333", 1000, 333);
 	test_partial(fd);
 	test_fork(fd);
-	printf("test-mmap: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-mmap");
 }

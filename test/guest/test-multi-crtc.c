@@ -583,6 +583,5 @@ out_free:
 out_close:
 	close(fd);
 out:
-	printf("test-multi-crtc: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-multi-crtc");
 }

@@ -347,6 +347,5 @@ int main(void)
 out_close:
 	close(fd);
 out:
-	printf("test-topology: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-topology");
 }

@@ -1056,6 +1056,5 @@ out_free:
 out_close:
 	close(k.fd);
 out:
-	printf("test-writeback: %s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done("test-writeback");
 }
