@@ -637,46 +637,49 @@ static struct splane rect_plane(enum role role, uint32_t fourcc,
 	};
 }
 
+/* Start scene @s, @name, with a full-screen @primary_fourcc primary. */
+static void scene_start(struct scene *s, const char *name,
+			uint32_t primary_fourcc)
+{
+	*s = (struct scene){ .name = name, .n = 1 };
+	s->p[0] = full_plane(PRIMARY, primary_fourcc, FILL_RANDOM);
+}
+
+/* Put @p on top of scene @s; returns it there, to adjust. */
+static struct splane *scene_add(struct scene *s, struct splane p)
+{
+	s->p[s->n] = p;
+	return &s->p[s->n++];
+}
+
 static unsigned int make_scenes(struct scene *sc)
 {
 	int32_t w = k.mode.hdisplay, h = k.mode.vdisplay;
 	struct splane *p;
-	unsigned int n = 0;
+	struct scene *s = sc;
 
-	sc[n] = (struct scene){ .name = "XRGB8888 primary", .n = 1 };
-	sc[n++].p[0] = full_plane(PRIMARY, DRM_FORMAT_XRGB8888, FILL_RANDOM);
+	scene_start(s++, "XRGB8888 primary", DRM_FORMAT_XRGB8888);
 
-	sc[n] = (struct scene){
-		.name = "ARGB8888 overlay, premultiplied, alpha 0x8000, off the right edge",
-		.n = 2,
-	};
-	sc[n].p[0] = full_plane(PRIMARY, DRM_FORMAT_XRGB8888, FILL_RANDOM);
-	p = &sc[n++].p[1];
-	*p = rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 301, 203, w - 151, 77,
-			FILL_PREMULT);
+	scene_start(s, "ARGB8888 overlay, premultiplied, alpha 0x8000, off the right edge",
+		    DRM_FORMAT_XRGB8888);
+	p = scene_add(s++, rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 301, 203,
+				      w - 151, 77, FILL_PREMULT));
 	p->alpha = 0x8000;
 
-	sc[n] = (struct scene){ .name = "rotated-90 ARGB8888 overlay", .n = 2 };
-	sc[n].p[0] = full_plane(PRIMARY, DRM_FORMAT_XRGB8888, FILL_RANDOM);
-	p = &sc[n++].p[1];
+	scene_start(s, "rotated-90 ARGB8888 overlay", DRM_FORMAT_XRGB8888);
 	/* A 160x240 framebuffer shows as 240x160. */
-	*p = rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 160, 240, 101, 203,
-			FILL_PREMULT);
+	p = scene_add(s++, rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 160, 240,
+				      101, 203, FILL_PREMULT));
 	p->crtc_w = 240;
 	p->crtc_h = 160;
 	p->rotation = ATOMKMS_ROTATE_90;
 
-	sc[n] = (struct scene){ .name = "RGB565 primary", .n = 1 };
-	sc[n++].p[0] = full_plane(PRIMARY, DRM_FORMAT_RGB565, FILL_RANDOM);
+	scene_start(s++, "RGB565 primary", DRM_FORMAT_RGB565);
 
-	sc[n] = (struct scene){
-		.name = "NV12 overlay, BT.709 limited, scaled 2x from a fractional source",
-		.n = 2,
-	};
-	sc[n].p[0] = full_plane(PRIMARY, DRM_FORMAT_XRGB8888, FILL_RANDOM);
-	p = &sc[n++].p[1];
-	*p = rect_plane(OVERLAY, DRM_FORMAT_NV12, 320, 180, 123, 99,
-			FILL_RANDOM);
+	scene_start(s, "NV12 overlay, BT.709 limited, scaled 2x from a fractional source",
+		    DRM_FORMAT_XRGB8888);
+	p = scene_add(s++, rect_plane(OVERLAY, DRM_FORMAT_NV12, 320, 180, 123,
+				      99, FILL_RANDOM));
 	p->src_x = 8 << 16 | 0x8000;
 	p->src_y = 4 << 16 | 0x4000;
 	p->src_w = 300 << 16;
@@ -686,25 +689,20 @@ static unsigned int make_scenes(struct scene *sc)
 	p->encoding = ATOMKMS_YCBCR_BT709;
 	p->range = ATOMKMS_YCBCR_LIMITED_RANGE;
 
-	sc[n] = (struct scene){
-		.name = "XRGB2101010 primary, coverage overlay rotated 270 and reflected, nearest downscale, cursor",
-		.n = 3,
-	};
-	sc[n].p[0] = full_plane(PRIMARY, DRM_FORMAT_XRGB2101010, FILL_RANDOM);
-	p = &sc[n].p[1];
+	scene_start(s, "XRGB2101010 primary, coverage overlay rotated 270 and reflected, nearest downscale, cursor",
+		    DRM_FORMAT_XRGB2101010);
 	/* 400x300 rotated is 300x400, shown at 150x200. */
-	*p = rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 400, 300, -37, h - 150,
-			FILL_STRAIGHT);
+	p = scene_add(s, rect_plane(OVERLAY, DRM_FORMAT_ARGB8888, 400, 300,
+				    -37, h - 150, FILL_STRAIGHT));
 	p->crtc_w = 150;
 	p->crtc_h = 200;
 	p->rotation = ATOMKMS_ROTATE_270 | ATOMKMS_REFLECT_X;
 	p->blend = ATOMKMS_BLEND_COVERAGE;
 	p->filter = ATOMKMS_FILTER_NEAREST;
 	p->alpha = 0xc000;
-	p = &sc[n++].p[2];
-	*p = rect_plane(CURSOR, DRM_FORMAT_ARGB8888, 64, 64, w - 33, -17,
-			FILL_PREMULT);
-	return n;
+	scene_add(s++, rect_plane(CURSOR, DRM_FORMAT_ARGB8888, 64, 64, w - 33,
+				  -17, FILL_PREMULT));
+	return s - sc;
 }
 
 /* A commit (TEST_ONLY unless @flags say) of @s with @wr must fail with @want. */
@@ -717,6 +715,42 @@ static void expect_reject(const char *what, const struct fmt_fb *fbs,
 	check(ret == want, what,
 	      sf("returned %d (%s), want %d", ret,
 		 ret ? strerror(-ret) : "accepted", want));
+}
+
+/*
+ * @wr without a writeback job passes TEST_ONLY (@ok says what), and with
+ * the job of framebuffer @fb_id is rejected with -EINVAL (@bad says what):
+ * only the writeback check refuses it.
+ */
+static void expect_job_reject(const struct fmt_fb *fbs, const struct scene *s,
+			      struct wb_req wr, uint32_t fb_id,
+			      const char *ok, const char *bad)
+{
+	int ret;
+
+	wr.fb_id = 0;
+	ret = commit(s, fbs, &wr, TEST_ONLY);
+	check(!ret, ok, strerror(-ret));
+	wr.fb_id = fb_id;
+	expect_reject(bad, fbs, s, &wr, -EINVAL, TEST_ONLY);
+}
+
+/*
+ * With @wr, a writeback job into a new @w x @h @fourcc framebuffer (@fb
+ * says which) is rejected with -EINVAL (@what), TEST_ONLY.
+ */
+static void expect_fb_reject(const struct fmt_fb *fbs, const struct scene *s,
+			     struct wb_req wr, uint32_t w, uint32_t h,
+			     uint32_t fourcc, const char *fb, const char *what)
+{
+	struct fmt_fb wbfb;
+	int ret = fmt_fb_create(k.fd, w, h, fourcc, &wbfb);
+
+	if (!check(!ret, sf("rejects: create %s", fb), strerror(-ret)))
+		return;
+	wr.fb_id = wbfb.fb_id;
+	expect_reject(what, fbs, s, &wr, -EINVAL, TEST_ONLY);
+	fmt_fb_destroy(k.fd, &wbfb);
 }
 
 static void test_rejects(const struct scene *s)
@@ -742,13 +776,9 @@ static void test_rejects(const struct scene *s)
 	      strerror(-ret));
 
 	wr.active = false;
-	wr.fb_id = 0;
-	ret = commit(s, fbs, &wr, TEST_ONLY);
-	check(!ret, "TEST_ONLY: an inactive CRTC without a writeback job passes",
-	      strerror(-ret));
-	wr.fb_id = wbfb.fb_id;
-	expect_reject("TEST_ONLY: writeback on an inactive CRTC is rejected (-EINVAL)",
-		      fbs, s, &wr, -EINVAL, TEST_ONLY);
+	expect_job_reject(fbs, s, wr, wbfb.fb_id,
+			  "TEST_ONLY: an inactive CRTC without a writeback job passes",
+			  "TEST_ONLY: writeback on an inactive CRTC is rejected (-EINVAL)");
 	wr.active = true;
 	/*
 	 * No CRTC for the writeback connector: the Virtual connector keeps the
@@ -756,13 +786,9 @@ static void test_rejects(const struct scene *s)
 	 */
 	wr.crtc = 0;
 	wr.vconn = true;
-	wr.fb_id = 0;
-	ret = commit(s, fbs, &wr, TEST_ONLY);
-	check(!ret, "the Virtual connector alone drives the CRTC (TEST_ONLY)",
-	      strerror(-ret));
-	wr.fb_id = wbfb.fb_id;
-	expect_reject("TEST_ONLY: writeback framebuffer without a CRTC is rejected (-EINVAL)",
-		      fbs, s, &wr, -EINVAL, TEST_ONLY);
+	expect_job_reject(fbs, s, wr, wbfb.fb_id,
+			  "the Virtual connector alone drives the CRTC (TEST_ONLY)",
+			  "TEST_ONLY: writeback framebuffer without a CRTC is rejected (-EINVAL)");
 	wr.crtc = k.crtc;
 	wr.vconn = false;
 	/*
@@ -780,38 +806,22 @@ static void test_rejects(const struct scene *s)
 	fmt_fb_destroy(k.fd, &wbfb);
 
 	/* Wrong sizes: narrower, taller. */
-	ret = fmt_fb_create(k.fd, w - 2, h, DRM_FORMAT_XRGB8888, &wbfb);
-	if (check(!ret, "rejects: create a narrower writeback framebuffer",
-		  strerror(-ret))) {
-		wr.fb_id = wbfb.fb_id;
-		expect_reject(sf("TEST_ONLY: writeback framebuffer %ux%u for a %ux%u mode is rejected (-EINVAL)",
-				 w - 2, h, w, h), fbs, s, &wr, -EINVAL,
-			      TEST_ONLY);
-		fmt_fb_destroy(k.fd, &wbfb);
-	}
-	ret = fmt_fb_create(k.fd, w, h + 2, DRM_FORMAT_XRGB8888, &wbfb);
-	if (check(!ret, "rejects: create a taller writeback framebuffer",
-		  strerror(-ret))) {
-		wr.fb_id = wbfb.fb_id;
-		expect_reject(sf("TEST_ONLY: writeback framebuffer %ux%u for a %ux%u mode is rejected (-EINVAL)",
-				 w, h + 2, w, h), fbs, s, &wr, -EINVAL,
-			      TEST_ONLY);
-		fmt_fb_destroy(k.fd, &wbfb);
-	}
+	expect_fb_reject(fbs, s, wr, w - 2, h, DRM_FORMAT_XRGB8888,
+			 "a narrower writeback framebuffer",
+			 sf("TEST_ONLY: writeback framebuffer %ux%u for a %ux%u mode is rejected (-EINVAL)",
+			    w - 2, h, w, h));
+	expect_fb_reject(fbs, s, wr, w, h + 2, DRM_FORMAT_XRGB8888,
+			 "a taller writeback framebuffer",
+			 sf("TEST_ONLY: writeback framebuffer %ux%u for a %ux%u mode is rejected (-EINVAL)",
+			    w, h + 2, w, h));
 
 	/* A format the planes read but the writeback connector does not list. */
-	if (wb_conn_has_format(&k.wb, DRM_FORMAT_XBGR8888)) {
+	if (wb_conn_has_format(&k.wb, DRM_FORMAT_XBGR8888))
 		printf("ok - unsupported writeback format is rejected # SKIP XB24 is listed\n");
-	} else {
-		ret = fmt_fb_create(k.fd, w, h, DRM_FORMAT_XBGR8888, &wbfb);
-		if (check(!ret, "rejects: create an XB24 framebuffer",
-			  strerror(-ret))) {
-			wr.fb_id = wbfb.fb_id;
-			expect_reject("TEST_ONLY: writeback format XB24 (not in WRITEBACK_PIXEL_FORMATS) is rejected (-EINVAL)",
-				      fbs, s, &wr, -EINVAL, TEST_ONLY);
-			fmt_fb_destroy(k.fd, &wbfb);
-		}
-	}
+	else
+		expect_fb_reject(fbs, s, wr, w, h, DRM_FORMAT_XBGR8888,
+				 "an XB24 framebuffer",
+				 "TEST_ONLY: writeback format XB24 (not in WRITEBACK_PIXEL_FORMATS) is rejected (-EINVAL)");
 out:
 	fmt_fb_destroy(k.fd, &fbs[0]);
 }
