@@ -196,24 +196,19 @@ static void fill_nv12(struct surf *s)
 static void desc_full(struct atomkms_plane_desc *d, const struct surf *fb,
 		      s32 x, s32 y, u32 dw, u32 dh, u32 cw, u32 ch)
 {
-	memset(d, 0, sizeof(*d));
-	d->fourcc = fb->fourcc;
-	d->fb_width = fb->w;
-	d->fb_height = fb->h;
-	d->src_w = fb->w << 16;
-	d->src_h = fb->h << 16;
-	d->dst_x = x;
-	d->dst_y = y;
-	d->dst_w = dw;
-	d->dst_h = dh;
-	d->crtc_width = cw;
-	d->crtc_height = ch;
-	d->rotation = ATOMKMS_ROTATE_0;
-	d->alpha = 0xffff;
-	d->blend_mode = ATOMKMS_BLEND_PREMULTI;
-	d->filter = ATOMKMS_FILTER_BILINEAR;
-	d->color_encoding = ATOMKMS_YCBCR_BT709;
-	d->color_range = ATOMKMS_YCBCR_LIMITED_RANGE;
+	*d = (struct atomkms_plane_desc){
+		.fourcc = fb->fourcc,
+		.fb_width = fb->w, .fb_height = fb->h,
+		.src_w = fb->w << 16, .src_h = fb->h << 16,
+		.dst_x = x, .dst_y = y, .dst_w = dw, .dst_h = dh,
+		.crtc_width = cw, .crtc_height = ch,
+		.rotation = ATOMKMS_ROTATE_0,
+		.alpha = 0xffff,
+		.blend_mode = ATOMKMS_BLEND_PREMULTI,
+		.filter = ATOMKMS_FILTER_BILINEAR,
+		.color_encoding = ATOMKMS_YCBCR_BT709,
+		.color_range = ATOMKMS_YCBCR_LIMITED_RANGE,
+	};
 }
 
 static void scene_init(struct scene *s, int id, u32 w, u32 h, bool pixman)
@@ -461,12 +456,24 @@ static struct row results[2][NUM_SCENES];
 static double memcpy_ms[2];
 static const u32 res_w[2] = { 1920, 3840 }, res_h[2] = { 1080, 2160 };
 
+/* The median ms of our compositor on @o's scene, fast or general, +crc. */
+static double measure_ours(struct op *o, bool fast, bool crc,
+			   const char *scene)
+{
+	char what[64];
+
+	o->fast = fast;
+	o->crc = crc;
+	snprintf(what, sizeof(what), "%s %s%s", scene,
+		 fast ? "fast" : "general", crc ? " crc" : "");
+	return measure(op_ours, o, what).med;
+}
+
 static void run_res(int r)
 {
 	u32 w = res_w[r], h = res_h[r];
 	size_t len = (size_t)w * h * 4;
 	struct op o = { 0 };
-	char what[64];
 
 	o.src = xalloc(len);
 	o.dst = xalloc(len);
@@ -489,24 +496,17 @@ static void run_res(int r)
 		memset(&o, 0, sizeof(o));
 		o.s = &s;
 
-		o.fast = false;
-		o.crc = true;
-		snprintf(what, sizeof(what), "%s general crc", scene_id[id]);
-		row->gen_crc = measure(op_ours, &o, what).med;
+		row->gen_crc = measure_ours(&o, false, true, scene_id[id]);
 		row->crc_gen = s.crc;
-		o.crc = false;
-		snprintf(what, sizeof(what), "%s general", scene_id[id]);
-		row->gen = measure(op_ours, &o, what).med;
-		o.fast = true;
-		o.crc = true;
-		snprintf(what, sizeof(what), "%s fast crc", scene_id[id]);
-		row->fast_crc = measure(op_ours, &o, what).med;
+		row->gen = measure_ours(&o, false, false, scene_id[id]);
+		row->fast_crc = measure_ours(&o, true, true, scene_id[id]);
 		row->crc_fast = s.crc;
-		o.crc = false;
-		snprintf(what, sizeof(what), "%s fast", scene_id[id]);
-		row->fast = measure(op_ours, &o, what).med;	/* wb last */
+		/* Last, so that the writeback buffer holds the fast output. */
+		row->fast = measure_ours(&o, true, false, scene_id[id]);
 		row->has_pix = s.has_pixman;
 		if (s.has_pixman) {
+			char what[64];
+
 			snprintf(what, sizeof(what), "%s pixman", scene_id[id]);
 			row->pix = measure(op_pixman, &o, what).med;
 			row->diff = diff_pixman(&s);

@@ -107,18 +107,23 @@ atomkms_read_packed(const struct atomkms_plane_src *src, s32 x, s32 y,
 	}
 }
 
-#define ATOMKMS_PACKED(name, nbytes, as, ab, rs, rb, gs, gb, bs, bb, hf)   \
-static const struct atomkms_packed atomkms_layout_##name = {		   \
-	.bytes = nbytes, .shift = { as, rs, gs, bs },			   \
-	.bits = { ab, rb, gb, bb }, .half = hf,				   \
-};									   \
+/*
+ * atomkms_read_NAME(): the reader of format NAME, family reader @reader
+ * with the constant layout @type { ... } that follows.
+ */
+#define ATOMKMS_READER(name, reader, type, ...)				   \
+static const type atomkms_layout_##name = { __VA_ARGS__ };		   \
 static void atomkms_read_##name(const struct atomkms_plane_src *src,	   \
 				s32 x, s32 y, s32 dx, s32 dy, u32 count,   \
 				struct atomkms_px *out)			   \
 {									   \
-	atomkms_read_packed(src, x, y, dx, dy, count, out,		   \
-			    &atomkms_layout_##name);			   \
+	reader(src, x, y, dx, dy, count, out, &atomkms_layout_##name);	   \
 }
+
+#define ATOMKMS_PACKED(name, nbytes, as, ab, rs, rb, gs, gb, bs, bb, hf)   \
+	ATOMKMS_READER(name, atomkms_read_packed, struct atomkms_packed,   \
+		       .bytes = nbytes, .shift = { as, rs, gs, bs },	   \
+		       .bits = { ab, rb, gb, bb }, .half = hf)
 
 ATOMKMS_PACKED(xrgb8888, 4, 0, 0, 16, 8, 8, 8, 0, 8, false)
 ATOMKMS_PACKED(argb8888, 4, 24, 8, 16, 8, 8, 8, 0, 8, false)
@@ -220,17 +225,9 @@ atomkms_read_yuv(const struct atomkms_plane_src *src, s32 x, s32 y,
 }
 
 #define ATOMKMS_YUV(name, k, hs, vs, sw, wd, oy, ob, orr)		   \
-static const struct atomkms_yuv_layout atomkms_layout_##name = {	   \
-	.kind = k, .hshift = hs, .vshift = vs, .swap = sw, .wide = wd,	   \
-	.y0 = oy, .cb = ob, .cr = orr,					   \
-};									   \
-static void atomkms_read_##name(const struct atomkms_plane_src *src,	   \
-				s32 x, s32 y, s32 dx, s32 dy, u32 count,   \
-				struct atomkms_px *out)			   \
-{									   \
-	atomkms_read_yuv(src, x, y, dx, dy, count, out,			   \
-			 &atomkms_layout_##name);			   \
-}
+	ATOMKMS_READER(name, atomkms_read_yuv, struct atomkms_yuv_layout,  \
+		       .kind = k, .hshift = hs, .vshift = vs, .swap = sw,  \
+		       .wide = wd, .y0 = oy, .cb = ob, .cr = orr)
 
 ATOMKMS_YUV(nv12, 0, 1, 1, false, false, 0, 0, 0)
 ATOMKMS_YUV(nv21, 0, 1, 1, true, false, 0, 0, 0)

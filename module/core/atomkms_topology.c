@@ -17,14 +17,12 @@ static u8 atomkms_topo_add_plane(struct atomkms_topology *t, u8 type, u32 pipe,
 {
 	struct atomkms_topo_plane *pl = &t->planes[t->num_planes];
 
-	pl->type = type;
-	pl->pipe = (u8)pipe;
-	pl->possible_crtcs = possible_crtcs;
-	pl->zpos = zpos;
-	pl->zpos_min = zpos_min;
-	pl->zpos_max = zpos_max;
-	pl->min_scale = min_scale;
-	pl->max_scale = max_scale;
+	*pl = (struct atomkms_topo_plane){
+		.type = type, .pipe = (u8)pipe,
+		.possible_crtcs = possible_crtcs,
+		.zpos = zpos, .zpos_min = zpos_min, .zpos_max = zpos_max,
+		.min_scale = min_scale, .max_scale = max_scale,
+	};
 	return (u8)t->num_planes++;
 }
 
