@@ -81,7 +81,12 @@ fi
 sync
 # PID 1 must outlive the power-off, and must not load a program from the
 # disk it shuts down (an exec after the trigger once failed with an I/O
-# error, and init's exit panicked the kernel): start the wait first.
+# error, and init's exit panicked the kernel): start the wait first. On a
+# loaded host the power-off once outlasted the sleep itself (it was gone
+# with the disk, and init's exit panicked the kernel again), so init then
+# waits on shell builtins alone until the machine is off.
 sleep 30 &
 echo o > /proc/sysrq-trigger
-wait
+while :; do
+	wait
+done
