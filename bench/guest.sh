@@ -23,8 +23,9 @@ pkg-config --exists libdrm || skip "no libdrm (run make setup)"
 bench/build-vkms.sh
 echo "bench: building $out/kms_scene"
 # shellcheck disable=SC2046
-cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -o "$out/kms_scene" \
-	bench/kms_scene.c $(pkg-config --libs libdrm)
+cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -Iuserspace \
+	-o "$out/kms_scene" bench/kms_scene.c userspace/drmutil.c \
+	$(pkg-config --libs libdrm)
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra $(pkg-config --cflags libdrm) -o "$out/dumb_paint" \
 	bench/dumb_paint.c

@@ -11,23 +11,21 @@
  *      per-pixel alpha + a 64x64 ARGB8888 cursor (bench_compose's scene b)
  *
  * Output: "key=value" lines on stdout (parsed by bench/guest.sh).
- * Self-contained (libdrm only), so that it builds whatever userspace/ does.
+ * Built with userspace/drmutil.c (device, properties, atomic requests,
+ * framebuffers, the CRC directory), as the tools and tests are.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
-#include <xf86drm.h>
-#include <xf86drmMode.h>
+
+#include "drmutil.h"
 
 static int fd = -1;
 
@@ -37,74 +35,13 @@ static void die(const char *what)
 	exit(1);
 }
 
-static uint32_t prop_id(uint32_t obj, uint32_t type, const char *name,
-			uint64_t *val, uint32_t *flags)
+/* @ret from a drmutil call: 0, or die with its negative errno. */
+static void or_die(int ret, const char *what)
 {
-	drmModeObjectProperties *props = drmModeObjectGetProperties(fd, obj, type);
-	uint32_t id = 0;
-
-	if (!props)
-		return 0;
-	for (uint32_t i = 0; i < props->count_props && !id; i++) {
-		drmModePropertyRes *p = drmModeGetProperty(fd, props->props[i]);
-
-		if (p && !strcmp(p->name, name)) {
-			id = p->prop_id;
-			if (val)
-				*val = props->prop_values[i];
-			if (flags)
-				*flags = p->flags;
-		}
-		drmModeFreeProperty(p);
+	if (ret) {
+		errno = -ret;
+		die(what);
 	}
-	drmModeFreeObjectProperties(props);
-	return id;
-}
-
-static void add(drmModeAtomicReq *req, uint32_t obj, uint32_t type,
-		const char *name, uint64_t val)
-{
-	uint32_t id = prop_id(obj, type, name, NULL, NULL);
-
-	if (!id) {
-		fprintf(stderr, "kms_scene: object %u has no property %s\n",
-			obj, name);
-		exit(1);
-	}
-	if (drmModeAtomicAddProperty(req, obj, id, val) < 0)
-		die("drmModeAtomicAddProperty");
-}
-
-struct fb {
-	uint32_t w, h, pitch, handle, id;
-	uint64_t size;
-	uint32_t *px;
-};
-
-static void fb_create(struct fb *f, uint32_t w, uint32_t h, uint32_t fourcc)
-{
-	struct drm_mode_create_dumb c = { .width = w, .height = h, .bpp = 32 };
-	struct drm_mode_map_dumb m = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
-		die("CREATE_DUMB");
-	f->w = w;
-	f->h = h;
-	f->pitch = c.pitch;
-	f->handle = c.handle;
-	f->size = c.size;
-	m.handle = c.handle;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
-		die("MAP_DUMB");
-	f->px = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		     m.offset);
-	if (f->px == MAP_FAILED)
-		die("mmap");
-	handles[0] = f->handle;
-	pitches[0] = f->pitch;
-	if (drmModeAddFB2(fd, w, h, fourcc, handles, pitches, offsets, &f->id, 0))
-		die("AddFB2");
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -117,13 +54,19 @@ static uint32_t rnd(void)
 	return (rng * 0x2545f4914f6cdd1dull) >> 32;
 }
 
-/* As bench_compose: random XRGB; premultiplied ARGB with per-pixel alpha. */
-static void fill(struct fb *f, int argb)
+/*
+ * A @w x @h framebuffer filled as bench_compose fills them: random
+ * XRGB8888, or (@argb) premultiplied ARGB8888 with per-pixel alpha.
+ */
+static void fb_random(struct fmt_fb *f, uint32_t w, uint32_t h, int argb)
 {
-	for (uint32_t y = 0; y < f->h; y++) {
-		uint32_t *p = (uint32_t *)((char *)f->px + (size_t)y * f->pitch);
+	or_die(fmt_fb_create(fd, w, h, argb ? DRM_FORMAT_ARGB8888 :
+			     DRM_FORMAT_XRGB8888, f), "framebuffer");
+	for (uint32_t y = 0; y < f->height; y++) {
+		uint32_t *p = (uint32_t *)(f->map + f->offset[0] +
+					   (size_t)y * f->pitch[0]);
 
-		for (uint32_t x = 0; x < f->w; x++) {
+		for (uint32_t x = 0; x < f->width; x++) {
 			uint32_t r = rnd(), a = r & 0xff, c[3], q = rnd();
 
 			if (!argb) {
@@ -149,27 +92,26 @@ static int plane_has(drmModePlane *p, uint32_t fourcc)
 	return 0;
 }
 
-static double now(void)
+/* @plane on @crtc showing all of @f at (@x, @y). */
+static void set_plane(struct areq *r, uint32_t plane, uint32_t crtc,
+		      const struct fmt_fb *f, int32_t x, int32_t y)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
+	areq_plane(r, plane, crtc, f->fb_id, f->width, f->height, x, y);
 }
 
-static void set_plane(drmModeAtomicReq *req, uint32_t plane, uint32_t crtc,
-		      struct fb *f, int32_t x, int32_t y)
+/* Print plane @id's zpos, and whether userspace may change it. */
+static void print_zpos(uint32_t id)
 {
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", f->id);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)f->w << 16);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)f->h << 16);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", (uint64_t)(int64_t)x);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", (uint64_t)(int64_t)y);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", f->w);
-	add(req, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", f->h);
+	uint32_t prop = prop_id(fd, id, DRM_MODE_OBJECT_PLANE, "zpos");
+	drmModePropertyRes *zp = prop ? drmModeGetProperty(fd, prop) : NULL;
+	uint64_t z = 0;
+
+	if (zp && !prop_get(fd, id, DRM_MODE_OBJECT_PLANE, "zpos", &z))
+		printf("plane=%u zpos=%llu%s\n", id, (unsigned long long)z,
+		       zp->flags & DRM_MODE_PROP_IMMUTABLE ? " (immutable)" : "");
+	else
+		printf("plane=%u zpos=none\n", id);
+	drmModeFreeProperty(zp);
 }
 
 int main(int argc, char **argv)
@@ -177,14 +119,13 @@ int main(int argc, char **argv)
 	const char *drv = getenv("ATOMKMS_DRIVER"), *scene = "b";
 	uint32_t want_w = 1920, want_h = 1080, conn_id = 0, crtc_id = 0;
 	uint32_t primary = 0, cursor = 0, ovl[2] = { 0 }, novl = 0, blob;
-	int crtc_idx = -1, minor = -1, nplanes, user_mode = 0;
+	int crtc_idx = -1, nplanes, user_mode = 0;
 	double seconds = 5;
 	drmModeModeInfo mode;
 	drmModeRes *res;
 	drmModePlaneRes *pres;
-	drmModeAtomicReq *req;
-	struct fb fbs[4];
-	char path[256];
+	static struct areq req;
+	struct fmt_fb fbs[4];
 
 	if (!drv)
 		drv = "atomkms";
@@ -197,29 +138,12 @@ int main(int argc, char **argv)
 			seconds = atof(argv[i + 1]);
 	}
 
-	for (int i = 0; i < 16 && fd < 0; i++) {
-		drmVersion *v;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, drv)) {
-			minor = i;
-		} else {
-			close(fd);
-			fd = -1;
-		}
-		drmFreeVersion(v);
-	}
+	/* The device driven by $ATOMKMS_DRIVER, universal planes, atomic. */
+	fd = atomkms_open();
 	if (fd < 0) {
 		fprintf(stderr, "kms_scene: no DRM device driven by %s\n", drv);
 		return 1;
 	}
-	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
-	    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1))
-		die("client caps");
 
 	res = drmModeGetResources(fd);
 	if (!res)
@@ -287,11 +211,10 @@ int main(int argc, char **argv)
 		die("GetPlaneResources");
 	for (uint32_t i = 0; i < pres->count_planes; i++) {
 		drmModePlane *p = drmModeGetPlane(fd, pres->planes[i]);
-		uint64_t type = 0;
+		int type;
 
 		if (!p || !(p->possible_crtcs & (1u << crtc_idx)) ||
-		    !prop_id(p->plane_id, DRM_MODE_OBJECT_PLANE, "type", &type,
-			     NULL)) {
+		    (type = plane_type(fd, p->plane_id)) < 0) {
 			drmModeFreePlane(p);
 			continue;
 		}
@@ -312,36 +235,30 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	fb_create(&fbs[0], mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888);
-	fill(&fbs[0], 0);
+	fb_random(&fbs[0], mode.hdisplay, mode.vdisplay, 0);
 	nplanes = 1;
 	if (!strcmp(scene, "b")) {
-		for (int k = 1; k <= 2; k++) {
-			fb_create(&fbs[k], mode.hdisplay, mode.vdisplay,
-				  DRM_FORMAT_ARGB8888);
-			fill(&fbs[k], 1);
-		}
-		fb_create(&fbs[3], 64, 64, DRM_FORMAT_ARGB8888);
-		fill(&fbs[3], 1);
+		for (int k = 1; k <= 2; k++)
+			fb_random(&fbs[k], mode.hdisplay, mode.vdisplay, 1);
+		fb_random(&fbs[3], 64, 64, 1);
 		nplanes = 4;
 	}
 
 	if (drmModeCreatePropertyBlob(fd, &mode, sizeof(mode), &blob))
 		die("CreatePropertyBlob");
-	req = drmModeAtomicAlloc();
-	add(req, conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", crtc_id);
-	add(req, crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	add(req, crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
-	set_plane(req, primary, crtc_id, &fbs[0], 0, 0);
+	areq_init(&req, fd);
+	areq_add(&req, conn_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", crtc_id);
+	areq_add(&req, crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	areq_add(&req, crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
+	set_plane(&req, primary, crtc_id, &fbs[0], 0, 0);
 	if (nplanes == 4) {
-		set_plane(req, ovl[0], crtc_id, &fbs[1], 0, 0);
-		set_plane(req, ovl[1], crtc_id, &fbs[2], 0, 0);
-		set_plane(req, cursor, crtc_id, &fbs[3],
+		set_plane(&req, ovl[0], crtc_id, &fbs[1], 0, 0);
+		set_plane(&req, ovl[1], crtc_id, &fbs[2], 0, 0);
+		set_plane(&req, cursor, crtc_id, &fbs[3],
 			  mode.hdisplay / 2 + 100, mode.vdisplay / 2 - 32);
 	}
-	if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
-		die("atomic commit");
-	drmModeAtomicFree(req);
+	or_die(areq_commit(&req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL),
+	       "atomic commit");
 
 	{
 		uint32_t ids[4] = { primary, ovl[0], ovl[1], cursor };
@@ -349,50 +266,34 @@ int main(int argc, char **argv)
 		printf("driver=%s scene=%s mode=%ux%u@%u clock=%u planes=%d mode_source=%s\n",
 		       drv, scene, mode.hdisplay, mode.vdisplay, mode.vrefresh,
 		       mode.clock, nplanes, user_mode ? "user(CTA-VIC-97)" : "connector");
-		for (int k = 0; k < nplanes; k++) {
-			uint64_t z = 0;
-			uint32_t fl = 0;
-
-			if (prop_id(ids[k], DRM_MODE_OBJECT_PLANE, "zpos", &z, &fl))
-				printf("plane=%u zpos=%llu%s\n", ids[k],
-				       (unsigned long long)z,
-				       fl & DRM_MODE_PROP_IMMUTABLE ? " (immutable)" : "");
-			else
-				printf("plane=%u zpos=none\n", ids[k]);
-		}
+		for (int k = 0; k < nplanes; k++)
+			print_zpos(ids[k]);
 	}
 
 	/* The CRCs: source "auto", then read crc/data for @seconds. */
 	{
-		char ctl[256], data[256], buf[4096], line[256];
+		struct crc_reader crc;
+		char buf[4096], line[256];
 		unsigned long first = 0, last = 0, prev = 0, gaps = 0, missing = 0;
 		unsigned long lines = 0, changes = 0, crc0 = 0, lastcrc = 0;
 		unsigned long b0 = 0, nb0 = 0;
 		double t0, tfirst = 0, tlast = 0, nominal;
 		size_t ll = 0;
-		int cfd, dfd, k;
+		int k;
 
-		snprintf(ctl, sizeof(ctl), "/sys/kernel/debug/dri/%d/crtc-%d/crc/control",
-			 minor, crtc_idx);
-		snprintf(data, sizeof(data), "/sys/kernel/debug/dri/%d/crtc-%d/crc/data",
-			 minor, crtc_idx);
-		cfd = open(ctl, O_WRONLY);
-		if (cfd < 0 || write(cfd, "auto", 4) != 4)
-			die(ctl);
-		close(cfd);
-		dfd = open(data, O_RDONLY);
-		if (dfd < 0)
-			die(data);
-		t0 = now();
-		while (now() - t0 < seconds) {
-			struct pollfd pf = { .fd = dfd, .events = POLLIN };
+		or_die(crc_reader_init(&crc, fd, crtc_idx), "CRC directory");
+		or_die(crc_reader_start(&crc), "CRC source auto");
+		t0 = mono_now();
+		while (mono_now() - t0 < seconds) {
+			struct pollfd pf = { .fd = crc.data, .events = POLLIN };
 			ssize_t n;
 
 			if (poll(&pf, 1, 200) <= 0)
 				continue;
-			n = read(dfd, buf, sizeof(buf));
+			/* crc/data is open O_NONBLOCK: EAGAIN is no data yet. */
+			n = read(crc.data, buf, sizeof(buf));
 			if (n <= 0) {
-				if (n < 0 && errno == EINTR)
+				if (n < 0 && (errno == EINTR || errno == EAGAIN))
 					continue;
 				break;
 			}
@@ -413,7 +314,7 @@ int main(int argc, char **argv)
 				if (k < 2)
 					continue;
 				crc = k == 3 ? hi << 32 | lo : hi;
-				tlast = now();
+				tlast = mono_now();
 				if (!lines++) {
 					first = b0 = fr;
 					tfirst = tlast;
@@ -437,8 +338,8 @@ int main(int argc, char **argv)
 				lastcrc = crc;
 			}
 		}
-		close(dfd);
-		nominal = mode.clock * 1000.0 / ((double)mode.htotal * mode.vtotal);
+		crc_reader_stop(&crc);
+		nominal = mode_refresh(&mode);
 		printf("crc_lines=%lu frames=%lu..%lu gaps=%lu missing=%lu crc_changes=%lu crc0=%016lx\n",
 		       lines, first, last, gaps, missing, changes, crc0);
 		if (lines > 1 && tlast > tfirst) {

@@ -319,16 +319,7 @@ static void add_plane(struct areq *r, uint32_t plane, uint32_t crtc,
 	const uint32_t o = DRM_MODE_OBJECT_PLANE;
 	uint64_t premulti;
 
-	areq_add(r, plane, o, "FB_ID", fb->fb_id);
-	areq_add(r, plane, o, "CRTC_ID", crtc);
-	areq_add(r, plane, o, "SRC_X", 0);
-	areq_add(r, plane, o, "SRC_Y", 0);
-	areq_add(r, plane, o, "SRC_W", (uint64_t)fb->width << 16);
-	areq_add(r, plane, o, "SRC_H", (uint64_t)fb->height << 16);
-	areq_add(r, plane, o, "CRTC_X", (uint64_t)(int64_t)x);
-	areq_add(r, plane, o, "CRTC_Y", (uint64_t)(int64_t)y);
-	areq_add(r, plane, o, "CRTC_W", fb->width);
-	areq_add(r, plane, o, "CRTC_H", fb->height);
+	areq_plane(r, plane, crtc, fb->fb_id, fb->width, fb->height, x, y);
 	if (!prop_enum(r->fd, plane, o, "pixel blend mode", "Pre-multiplied",
 		       &premulti))
 		areq_add(r, plane, o, "pixel blend mode", premulti);
