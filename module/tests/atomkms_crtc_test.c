@@ -26,18 +26,15 @@
 /* The device walks the topology: objects, order, masks, properties. */
 static void crtc_device_follows_topology(struct kunit *test)
 {
+	struct atomkms_params *p;
 	struct atomkms_device *akdev;
-	struct atomkms_params p;
 	struct drm_encoder *encoder;
 	struct drm_plane *plane;
 	unsigned int n = 0;
 
-	akt_default_params(&p);
-	p.num_crtcs = 3;
-	p.num_overlays = 2;
-	p.crossbar = true;
-	p.writeback_mask = 0x5;
-	akdev = akt_device(test, &p);
+	p = akt_params(test, "num_crtcs=3 num_overlays=2 crossbar=1");
+	p->writeback_mask = 0x5;
+	akdev = akt_device(test, p);
 
 	KUNIT_EXPECT_EQ(test, akdev->drm.mode_config.num_crtc, 3);
 	KUNIT_EXPECT_EQ(test, akdev->drm.mode_config.num_total_plane,
@@ -71,108 +68,98 @@ static void crtc_device_follows_topology(struct kunit *test)
 			ATOMKMS_TOPO_LUT_SIZE);
 }
 
-/* A mode set, with no plane at all: the frame period of the mode. */
-static void crtc_modeset_frame_period(struct kunit *test)
+/*
+ * A mode set on CRTC 0, with no plane at all: what atomic_check says, and
+ * the frame period of the mode it takes. A mode above 1000 Hz fails the
+ * whole atomic check, not only probing; an async flip cannot carry a mode
+ * set.
+ */
+struct crtc_modeset_case {
+	const char *desc;
+	struct akt_timing mode;
+	bool async_flip;
+	int ret;
+	u64 frame_ns;
+};
+
+#define CRTC_1080P60	{ 148500, AKT_H_1080P, AKT_V_1080P, \
+			  DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC }
+
+static const struct crtc_modeset_case crtc_modeset_cases[] = {
+	{ "1920x1080@60: 2200x1125 at 148.5 MHz", CRTC_1080P60,
+	  .frame_ns = 16666667 },
+	{ "1024x768@60: 1344x806 at 65 MHz",
+	  { 65000, 1024, 1048, 1184, 1344, 768, 771, 777, 806,
+	    DRM_MODE_FLAG_NHSYNC | DRM_MODE_FLAG_NVSYNC },
+	  .frame_ns = 16665600 },
+	{ "1000 Hz", { 420000, AKT_VGA }, .frame_ns = 1000000 },
+	{ "just above 1000 Hz", { 420001, AKT_VGA }, .ret = -EINVAL },
+	{ "1920x1080@60 in an async flip", CRTC_1080P60, .async_flip = true,
+	  .ret = -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(crtc_modeset, crtc_modeset_cases, desc);
+
+static void crtc_modeset(struct kunit *test)
 {
-	struct atomkms_params p;
+	const struct crtc_modeset_case *c = test->param_value;
 	struct drm_atomic_state *state;
 	struct drm_crtc_state *cs;
-	struct atomkms_device *akdev;
 
-	akt_default_params(&p);
-	akdev = akt_device(test, &p);
-
+	akt_device(test, akt_params(test, NULL));
 	state = akt_state(test);
-	cs = akt_enable(test, state, 0, 0,
-			akt_dmt(test, &akdev->drm, 1920, 1080, 60));
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-	/* 2200x1125 at 148.5 MHz. */
-	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns, 16666667ULL);
-
-	state = akt_state(test);
-	cs = akt_enable(test, state, 0, 0,
-			akt_dmt(test, &akdev->drm, 1024, 768, 60));
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-	/* 1344x806 at 65 MHz. */
-	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns, 16665600ULL);
+	cs = akt_enable(test, state, 0, 0, akt_mode(test, &c->mode));
+	cs->async_flip = c->async_flip;
+	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), c->ret);
 	akt_unlock(test);
+	if (!c->ret)
+		KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns,
+				c->frame_ns);
 }
 
 /* mode_valid's verdict on a mode of each kind. */
 struct crtc_mode_case {
 	const char *desc;
-	int clock;
-	u16 hd, hss, hse, ht, vd, vss, vse, vt;
-	u32 flags;
+	struct akt_timing mode;
 	enum drm_mode_status status;
 };
 
 static const struct crtc_mode_case crtc_mode_cases[] = {
-	{ "1080p60", 148500, 1920, 2008, 2052, 2200, 1080, 1084, 1089, 1125,
-	  0, MODE_OK },
-	{ "interlaced 1080i", 74250, 1920, 2008, 2052, 2200, 1080, 1084, 1094,
-	  1125, DRM_MODE_FLAG_INTERLACE, MODE_NO_INTERLACE },
-	{ "no clock", 0, 1920, 2008, 2052, 2200, 1080, 1084, 1089, 1125, 0,
-	  MODE_CLOCK_LOW },
-	{ "3 GHz and a kHz", 3000001, 1920, 2008, 2052, 2200, 1080, 1084, 1089,
-	  1125, 0, MODE_CLOCK_HIGH },
-	{ "hsync past htotal", 148500, 1920, 2008, 2252, 2200, 1080, 1084,
-	  1089, 1125, 0, MODE_H_ILLEGAL },
-	{ "vsync past vtotal", 148500, 1920, 2008, 2052, 2200, 1080, 1084,
-	  1189, 1125, 0, MODE_V_ILLEGAL },
-	{ "8193 lines", 1485000, 1920, 2008, 2052, 2200, 8193, 8194, 8195,
-	  8196, 0, MODE_BAD },
-	{ "1001 Hz", 420420, 640, 656, 752, 800, 480, 490, 492, 525, 0,
-	  MODE_BAD_VVALUE },
-	{ "1000 Hz", 420000, 640, 656, 752, 800, 480, 490, 492, 525, 0,
-	  MODE_OK },
-	{ "0.99 Hz", 415, 640, 656, 752, 800, 480, 490, 492, 525, 0,
-	  MODE_BAD_VVALUE },
+	{ "1080p60", { 148500, AKT_H_1080P, AKT_V_1080P }, MODE_OK },
+	{ "interlaced 1080i",
+	  { 74250, AKT_H_1080P, .vdisplay = 1080, .vsync_start = 1084,
+	    .vsync_end = 1094, .vtotal = 1125,
+	    .flags = DRM_MODE_FLAG_INTERLACE }, MODE_NO_INTERLACE },
+	{ "no clock", { 0, AKT_H_1080P, AKT_V_1080P }, MODE_CLOCK_LOW },
+	{ "3 GHz and a kHz", { 3000001, AKT_H_1080P, AKT_V_1080P },
+	  MODE_CLOCK_HIGH },
+	{ "hsync past htotal",
+	  { 148500, 1920, 2008, 2252, 2200, AKT_V_1080P }, MODE_H_ILLEGAL },
+	{ "vsync past vtotal",
+	  { 148500, AKT_H_1080P, .vdisplay = 1080, .vsync_start = 1084,
+	    .vsync_end = 1189, .vtotal = 1125 }, MODE_V_ILLEGAL },
+	{ "8193 lines",
+	  { 1485000, AKT_H_1080P, .vdisplay = 8193, .vsync_start = 8194,
+	    .vsync_end = 8195, .vtotal = 8196 }, MODE_BAD },
+	{ "1001 Hz", { 420420, AKT_VGA }, MODE_BAD_VVALUE },
+	{ "1000 Hz", { 420000, AKT_VGA }, MODE_OK },
+	{ "0.99 Hz", { 415, AKT_VGA }, MODE_BAD_VVALUE },
 };
 
-static void crtc_mode_desc(const struct crtc_mode_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(crtc_mode, crtc_mode_cases, crtc_mode_desc);
+KUNIT_ARRAY_PARAM_DESC(crtc_mode, crtc_mode_cases, desc);
 
 static void crtc_mode_valid(struct kunit *test)
 {
 	const struct crtc_mode_case *c = test->param_value;
 	struct drm_display_mode *mode;
-	struct atomkms_params p;
 	struct drm_crtc *crtc;
 
-	akt_default_params(&p);
-	akt_device(test, &p);
+	akt_device(test, akt_params(test, NULL));
 	crtc = akt_crtc(test, 0);
-	mode = akt_mode(test, c->clock, c->hd, c->hss, c->hse, c->ht, c->vd,
-			c->vss, c->vse, c->vt, c->flags);
+	mode = akt_mode(test, &c->mode);
 	KUNIT_ASSERT_NOT_NULL(test, crtc->helper_private->mode_valid);
 	KUNIT_EXPECT_EQ(test, crtc->helper_private->mode_valid(crtc, mode),
 			c->status);
-}
-
-/* A mode above 1000 Hz fails the whole atomic check, not only probing. */
-static void crtc_check_refuses_fast_mode(struct kunit *test)
-{
-	struct drm_atomic_state *state;
-	struct atomkms_params p;
-
-	akt_default_params(&p);
-	akt_device(test, &p);
-
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, akt_mode(test, 420000, 640, 656, 752,
-					       800, 480, 490, 492, 525, 0));
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, akt_mode(test, 420001, 640, 656, 752,
-					       800, 480, 490, 492, 525, 0));
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
 }
 
 /*
@@ -181,29 +168,25 @@ static void crtc_check_refuses_fast_mode(struct kunit *test)
  */
 static void crtc_check_times_adjusted_mode(struct kunit *test)
 {
+	const struct akt_timing mode = { 148500, AKT_H_1080P, AKT_V_1080P };
 	const struct drm_crtc_helper_funcs *funcs;
 	struct drm_display_mode *fast;
 	struct drm_atomic_state *state;
 	struct drm_crtc_state *cs;
-	struct atomkms_params p;
 	struct drm_crtc *crtc;
 
-	akt_default_params(&p);
-	akt_device(test, &p);
+	akt_device(test, akt_params(test, NULL));
 	crtc = akt_crtc(test, 0);
 	funcs = crtc->helper_private;
 
 	state = akt_state(test);
-	cs = akt_enable(test, state, 0, 0, akt_mode(test, 148500, 1920, 2008,
-						    2052, 2200, 1080, 1084,
-						    1089, 1125, 0));
+	cs = akt_enable(test, state, 0, 0, akt_mode(test, &mode));
 	drm_mode_copy(&cs->adjusted_mode, &cs->mode);
 	KUNIT_EXPECT_EQ(test, funcs->atomic_check(crtc, state), 0);
 	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns, 16666667ULL);
 
 	/* The same mode, but the CRTC would run it at 1200 Hz. */
-	fast = akt_mode(test, 148500, 1920, 2008, 2052, 2200, 1080, 1084,
-			1089, 1125, 0);
+	fast = akt_mode(test, &mode);
 	fast->crtc_clock = 148500 * 20;
 	drm_mode_copy(&cs->adjusted_mode, fast);
 	KUNIT_EXPECT_EQ(test, funcs->atomic_check(crtc, state), -EINVAL);
@@ -239,12 +222,7 @@ static const struct crtc_lut_case crtc_lut_cases[] = {
 	{ "DEGAMMA_LUT of 128, CRTC off", true, 128, false, -EINVAL },
 };
 
-static void crtc_lut_desc(const struct crtc_lut_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(crtc_lut, crtc_lut_cases, crtc_lut_desc);
+KUNIT_ARRAY_PARAM_DESC(crtc_lut, crtc_lut_cases, desc);
 
 static void crtc_lut_size(struct kunit *test)
 {
@@ -254,16 +232,15 @@ static void crtc_lut_size(struct kunit *test)
 	struct drm_atomic_state *state;
 	struct atomkms_device *akdev;
 	struct drm_crtc_state *cs;
-	struct atomkms_params p;
 
-	akt_default_params(&p);
-	akdev = akt_device(test, &p);
-	state = akt_state(test);
-	if (c->enable)
-		cs = akt_enable(test, state, 0, 0,
-				akt_dmt(test, &akdev->drm, 1920, 1080, 60));
-	else
-		cs = drm_atomic_get_crtc_state(state, akt_crtc(test, 0));
+	if (c->enable) {
+		state = akt_setup(test, NULL);
+	} else {
+		akt_device(test, akt_params(test, NULL));
+		state = akt_state(test);
+	}
+	akdev = to_atomkms_device(state->dev);
+	cs = drm_atomic_get_crtc_state(state, akt_crtc(test, 0));
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cs);
 
 	blob = drm_property_create_blob(&akdev->drm,
@@ -306,82 +283,29 @@ static void crtc_lut_size(struct kunit *test)
 	}
 }
 
-/* An async flip cannot carry a mode set. */
-static void crtc_async_flip_modeset(struct kunit *test)
-{
-	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
-	struct drm_crtc_state *cs;
-	struct atomkms_params p;
-
-	akt_default_params(&p);
-	akdev = akt_device(test, &p);
-
-	state = akt_state(test);
-	cs = akt_enable(test, state, 0, 0,
-			akt_dmt(test, &akdev->drm, 1920, 1080, 60));
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	state = akt_state(test);
-	cs = akt_enable(test, state, 0, 0,
-			akt_dmt(test, &akdev->drm, 1920, 1080, 60));
-	cs->async_flip = true;
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
-}
-
 /* Which connectors a CRTC may drive, together: the topology's masks. */
+static const struct akt_scene crtc_routing_cases[] = {
+	/* Without crossbar, each connector has its own CRTC only. */
+	{ "connector 1 on CRTC 1", "num_crtcs=2",
+	  .drive = { [1] = AKT_CRTC(1) }, .ret = 0 },
+	{ "connector 1 on CRTC 0", "num_crtcs=2",
+	  .drive = { [1] = AKT_CRTC(0) }, .ret = -EINVAL },
+	/* crossbar: any CRTC drives any connector... */
+	{ "crossbar, connector 2 on CRTC 0", "num_crtcs=3 crossbar=1",
+	  .drive = { [2] = AKT_CRTC(0) }, .ret = 0 },
+	/* ...and connectors 0 and 1 may share a CRTC (clone mode)... */
+	{ "crossbar, connectors 0 and 1 on CRTC 2", "num_crtcs=3 crossbar=1",
+	  .drive = { AKT_CRTC(2), AKT_CRTC(2) }, .ret = 0 },
+	/* ...but the last connector shares with none. */
+	{ "crossbar, connectors 0 and 2 on CRTC 1", "num_crtcs=3 crossbar=1",
+	  .drive = { AKT_CRTC(1), [2] = AKT_CRTC(1) }, .ret = -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(crtc_routing, crtc_routing_cases, desc);
+
 static void crtc_routing(struct kunit *test)
 {
-	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
-	struct drm_display_mode *mode;
-	struct atomkms_params p;
-
-	/* Without crossbar, each connector has its own CRTC only. */
-	akt_default_params(&p);
-	p.num_crtcs = 2;
-	akdev = akt_device(test, &p);
-	mode = akt_dmt(test, &akdev->drm, 1024, 768, 60);
-	state = akt_state(test);
-	akt_enable(test, state, 1, 1, mode);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-	state = akt_state(test);
-	akt_enable(test, state, 0, 1, mode);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
-}
-
-static void crtc_crossbar_clones(struct kunit *test)
-{
-	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
-	struct drm_display_mode *mode;
-	struct atomkms_params p;
-
-	akt_default_params(&p);
-	p.num_crtcs = 3;
-	p.crossbar = true;
-	akdev = akt_device(test, &p);
-	mode = akt_dmt(test, &akdev->drm, 1024, 768, 60);
-
-	/* Any CRTC drives any connector. */
-	state = akt_state(test);
-	akt_enable(test, state, 0, 2, mode);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	/* Connectors 0 and 1 may share a CRTC (clone mode)... */
-	state = akt_state(test);
-	akt_enable(test, state, 2, 0, mode);
-	akt_enable(test, state, 2, 1, mode);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	/* ...but the last connector shares with none. */
-	state = akt_state(test);
-	akt_enable(test, state, 1, 0, mode);
-	akt_enable(test, state, 1, 2, mode);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
+	akt_check_scene(test, test->param_value);
 }
 
 /*
@@ -408,12 +332,7 @@ static const struct crtc_pref_case crtc_pref_cases[] = {
 	{ "8192x8192@60 refused", 8192, 8192, 60, true },
 };
 
-static void crtc_pref_desc(const struct crtc_pref_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(crtc_pref, crtc_pref_cases, crtc_pref_desc);
+KUNIT_ARRAY_PARAM_DESC(crtc_pref, crtc_pref_cases, desc);
 
 static void crtc_preferred_mode(struct kunit *test)
 {
@@ -422,22 +341,22 @@ static void crtc_preferred_mode(struct kunit *test)
 	struct drm_atomic_state *state;
 	struct drm_connector *conn;
 	struct atomkms_device *akdev;
+	struct atomkms_params *p;
 	struct drm_crtc_state *cs;
-	struct atomkms_params p;
 	int count;
 
-	akt_default_params(&p);
-	p.pref_width = c->width;
-	p.pref_height = c->height;
-	p.max_width = max_t(u32, c->width, 640);
-	p.max_height = max_t(u32, c->height, 480);
-	p.refresh[0] = c->hz;
-	p.num_refresh = 1;
+	p = akt_params(test, NULL);
+	p->pref_width = c->width;
+	p->pref_height = c->height;
+	p->max_width = max_t(u32, c->width, 640);
+	p->max_height = max_t(u32, c->height, 480);
+	p->refresh[0] = c->hz;
+	p->num_refresh = 1;
 	if (c->refused) {
-		KUNIT_EXPECT_EQ(test, akt_device_init(test, &p), -EINVAL);
+		KUNIT_EXPECT_EQ(test, akt_device_init(test, p), -EINVAL);
 		return;
 	}
-	akdev = akt_device(test, &p);
+	akdev = akt_device(test, p);
 	conn = akt_connector(test, 0);
 
 	mutex_lock(&akdev->drm.mode_config.mutex);
@@ -473,14 +392,11 @@ static void crtc_preferred_mode(struct kunit *test)
 
 static struct kunit_case crtc_test_cases[] = {
 	KUNIT_CASE(crtc_device_follows_topology),
-	KUNIT_CASE(crtc_modeset_frame_period),
+	KUNIT_CASE_PARAM(crtc_modeset, crtc_modeset_gen_params),
 	KUNIT_CASE_PARAM(crtc_mode_valid, crtc_mode_gen_params),
-	KUNIT_CASE(crtc_check_refuses_fast_mode),
 	KUNIT_CASE(crtc_check_times_adjusted_mode),
 	KUNIT_CASE_PARAM(crtc_lut_size, crtc_lut_gen_params),
-	KUNIT_CASE(crtc_async_flip_modeset),
-	KUNIT_CASE(crtc_routing),
-	KUNIT_CASE(crtc_crossbar_clones),
+	KUNIT_CASE_PARAM(crtc_routing, crtc_routing_gen_params),
 	KUNIT_CASE_PARAM(crtc_preferred_mode, crtc_pref_gen_params),
 	{}
 };

@@ -19,7 +19,7 @@
 
 #include "atomkms_test.h"
 
-/* Planes of the default topology (akt_default_params()). */
+/* Planes of the default topology (akt_params(test, NULL)). */
 #define PRIMARY		0
 #define OVERLAY		1
 #define CURSOR		4
@@ -27,6 +27,8 @@
 struct plane_case {
 	const char *desc;
 	unsigned int plane;
+	/* The device's module parameters (akt_params()); NULL: the defaults. */
+	const char *params;
 	u32 fourcc;
 	u32 fb_w, fb_h;
 	int x, y;
@@ -60,6 +62,21 @@ static const struct plane_case plane_cases[] = {
 	  AT(0, 0, 1920, 1080), .ret = 0, .visible = true },
 	{ "overlay, 5x downscale", OVERLAY, FB(XRGB8888, 8000, 4000),
 	  AT(0, 0, 1600, 800), .ret = -ERANGE },
+	{ "overlay, max_scale_factor=1: 640x480 onto 640x480", OVERLAY,
+	  .params = "max_scale_factor=1", FB(XRGB8888, 640, 480),
+	  AT(0, 0, 640, 480), .ret = 0, .visible = true },
+	{ "overlay, max_scale_factor=1: 640x480 onto 641x480", OVERLAY,
+	  .params = "max_scale_factor=1", FB(XRGB8888, 640, 480),
+	  AT(0, 0, 641, 480), .ret = -ERANGE },
+	{ "overlay, max_scale_factor=1: 640x480 onto 639x480", OVERLAY,
+	  .params = "max_scale_factor=1", FB(XRGB8888, 640, 480),
+	  AT(0, 0, 639, 480), .ret = -ERANGE },
+	{ "overlay, max_scale_factor=16: 16x", OVERLAY,
+	  .params = "max_scale_factor=16", FB(XRGB8888, 120, 60),
+	  AT(0, 0, 1920, 960), .ret = 0, .visible = true },
+	{ "overlay, max_scale_factor=16: 17x", OVERLAY,
+	  .params = "max_scale_factor=16", FB(XRGB8888, 120, 60),
+	  AT(0, 0, 2040, 960), .ret = -ERANGE },
 	{ "overlay, 5x downscale in one axis only", OVERLAY,
 	  FB(XRGB8888, 1000, 100), AT(0, 0, 200, 100), .ret = -ERANGE },
 	{ "overlay, 1000x100 turned 90 degrees onto 100x1000", OVERLAY,
@@ -107,34 +124,14 @@ static const struct plane_case plane_cases[] = {
 	  .visible = true },
 };
 
-static void plane_case_desc(const struct plane_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(plane, plane_cases, plane_case_desc);
-
-/* A 1920x1080 mode on CRTC 0 of the default device. */
-static struct drm_atomic_state *plane_setup(struct kunit *test,
-					    const struct atomkms_params *p)
-{
-	struct atomkms_device *akdev = akt_device(test, p);
-	struct drm_atomic_state *state = akt_state(test);
-
-	akt_enable(test, state, 0, 0,
-		   akt_dmt(test, &akdev->drm, 1920, 1080, 60));
-	return state;
-}
+KUNIT_ARRAY_PARAM_DESC(plane, plane_cases, desc);
 
 static void plane_check(struct kunit *test)
 {
 	const struct plane_case *c = test->param_value;
-	struct drm_atomic_state *state;
+	struct drm_atomic_state *state = akt_setup(test, c->params);
 	struct drm_plane_state *ps;
-	struct atomkms_params p;
 
-	akt_default_params(&p);
-	state = plane_setup(test, &p);
 	ps = akt_show(test, state, c->plane, 0,
 		      akt_fb(test, c->fourcc, c->fb_w, c->fb_h),
 		      c->x, c->y, c->w, c->h);
@@ -157,56 +154,12 @@ static void plane_check(struct kunit *test)
 			c->visible);
 }
 
-/* max_scale_factor=1: no plane scales at all, by any amount. */
-static void plane_no_scaling(struct kunit *test)
-{
-	struct drm_atomic_state *state;
-	struct drm_plane_state *ps;
-	struct atomkms_params p;
-
-	akt_default_params(&p);
-	p.max_scale_factor = 1;
-	state = plane_setup(test, &p);
-	akt_show(test, state, OVERLAY, 0,
-		 akt_fb(test, DRM_FORMAT_XRGB8888, 640, 480), 0, 0, 640, 480);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	ps = drm_atomic_get_new_plane_state(state, akt_plane(test, OVERLAY));
-	ps->crtc_w = 641;
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -ERANGE);
-	ps->crtc_w = 639;
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -ERANGE);
-	akt_unlock(test);
-}
-
-/* max_scale_factor=16: 16x either way, and not 17x. */
-static void plane_scaling_16(struct kunit *test)
-{
-	struct drm_atomic_state *state;
-	struct drm_plane_state *ps;
-	struct atomkms_params p;
-
-	akt_default_params(&p);
-	p.max_scale_factor = 16;
-	state = plane_setup(test, &p);
-	ps = akt_show(test, state, OVERLAY, 0,
-		      akt_fb(test, DRM_FORMAT_XRGB8888, 120, 60), 0, 0,
-		      1920, 960);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-	ps->crtc_w = 2040;
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -ERANGE);
-	akt_unlock(test);
-}
-
 /* Properties the compositor cannot draw are refused, not ignored. */
 static void plane_job_properties(struct kunit *test)
 {
-	struct drm_atomic_state *state;
+	struct drm_atomic_state *state = akt_setup(test, NULL);
 	struct drm_plane_state *ps;
-	struct atomkms_params p;
 
-	akt_default_params(&p);
-	state = plane_setup(test, &p);
 	ps = akt_show(test, state, OVERLAY, 0,
 		      akt_fb(test, DRM_FORMAT_NV12, 640, 480), 0, 0, 640, 480);
 	ps->pixel_blend_mode = DRM_MODE_BLEND_COVERAGE;
@@ -233,65 +186,29 @@ static void plane_job_properties(struct kunit *test)
 }
 
 /* Each plane feeds the CRTCs the topology lets it feed. */
+static const struct akt_scene plane_crtcs_cases[] = {
+	/* 2 CRTCs, 1 overlay each: planes 0-2 on CRTC 0, 3-5 on CRTC 1. */
+	{ "CRTC 0's overlay on CRTC 0", "num_crtcs=2 num_overlays=1",
+	  .drive = { AKT_CRTC(0) }, .show = { [1] = AKT_CRTC(0) }, .ret = 0 },
+	{ "CRTC 1's overlay on CRTC 0", "num_crtcs=2 num_overlays=1",
+	  .drive = { AKT_CRTC(0) }, .show = { [4] = AKT_CRTC(0) },
+	  .ret = -EINVAL },
+	{ "shared overlays, each on the other's CRTC",
+	  "num_crtcs=2 num_overlays=1 shared_overlays=1",
+	  .drive = { AKT_CRTC(0), AKT_CRTC(1) },
+	  .show = { [1] = AKT_CRTC(1), [4] = AKT_CRTC(0) }, .ret = 0 },
+	/* Primaries and cursors stay their CRTC's. */
+	{ "shared overlays, CRTC 1's cursor on CRTC 0",
+	  "num_crtcs=2 num_overlays=1 shared_overlays=1",
+	  .drive = { AKT_CRTC(0) }, .show = { [5] = AKT_CRTC(0) },
+	  .ret = -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(plane_crtcs, plane_crtcs_cases, desc);
+
 static void plane_possible_crtcs(struct kunit *test)
 {
-	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
-	struct drm_display_mode *mode;
-	struct atomkms_params p;
-	struct drm_framebuffer *fb;
-
-	/* 2 CRTCs, 1 overlay each: planes 0-2 on CRTC 0, 3-5 on CRTC 1. */
-	akt_default_params(&p);
-	p.num_crtcs = 2;
-	p.num_overlays = 1;
-	akdev = akt_device(test, &p);
-	mode = akt_dmt(test, &akdev->drm, 1024, 768, 60);
-	fb = akt_fb(test, DRM_FORMAT_XRGB8888, 640, 480);
-
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, mode);
-	akt_show(test, state, 1, 0, fb, 0, 0, 640, 480);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, mode);
-	akt_show(test, state, 4, 0, fb, 0, 0, 640, 480);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
-}
-
-static void plane_shared_overlays(struct kunit *test)
-{
-	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
-	struct drm_display_mode *mode;
-	struct atomkms_params p;
-	struct drm_framebuffer *fb;
-
-	akt_default_params(&p);
-	p.num_crtcs = 2;
-	p.num_overlays = 1;
-	p.shared_overlays = true;
-	akdev = akt_device(test, &p);
-	mode = akt_dmt(test, &akdev->drm, 1024, 768, 60);
-	fb = akt_fb(test, DRM_FORMAT_XRGB8888, 640, 480);
-
-	/* CRTC 1's overlay on CRTC 0 and CRTC 0's on CRTC 1. */
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, mode);
-	akt_enable(test, state, 1, 1, mode);
-	akt_show(test, state, 4, 0, fb, 0, 0, 640, 480);
-	akt_show(test, state, 1, 1, fb, 0, 0, 640, 480);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-
-	/* Primaries and cursors stay their CRTC's. */
-	state = akt_state(test);
-	akt_enable(test, state, 0, 0, mode);
-	akt_show(test, state, 5, 0, akt_fb(test, DRM_FORMAT_ARGB8888, 64, 64),
-		 0, 0, 64, 64);
-	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), -EINVAL);
-	akt_unlock(test);
+	akt_check_scene(test, test->param_value);
 }
 
 /*
@@ -307,11 +224,9 @@ static void plane_async_flip(struct kunit *test)
 	struct drm_atomic_state *state;
 	struct drm_crtc_state *cs;
 	struct drm_plane_state *ps;
-	struct atomkms_params p;
 	struct drm_plane *plane;
 
-	akt_default_params(&p);
-	state = plane_setup(test, &p);
+	state = akt_setup(test, NULL);
 	plane = akt_plane(test, PRIMARY);
 	funcs = plane->helper_private;
 	cur = akt_fb(test, DRM_FORMAT_XRGB8888, 1920, 1080);
@@ -355,11 +270,8 @@ static void plane_async_flip(struct kunit *test)
 
 static struct kunit_case plane_test_cases[] = {
 	KUNIT_CASE_PARAM(plane_check, plane_gen_params),
-	KUNIT_CASE(plane_no_scaling),
-	KUNIT_CASE(plane_scaling_16),
 	KUNIT_CASE(plane_job_properties),
-	KUNIT_CASE(plane_possible_crtcs),
-	KUNIT_CASE(plane_shared_overlays),
+	KUNIT_CASE_PARAM(plane_possible_crtcs, plane_crtcs_gen_params),
 	KUNIT_CASE(plane_async_flip),
 	{}
 };

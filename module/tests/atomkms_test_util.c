@@ -5,7 +5,9 @@
  * calling into atomkms.ko through its EXPORT_SYMBOL_IF_KUNIT symbols.
  * This file holds the fixture the suites share (atomkms_test.h).
  */
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/string.h>
 
 #include <kunit/test.h>
 
@@ -48,7 +50,7 @@ int akt_init(struct kunit *test)
  * akt_default_params - the module parameters' defaults (README's table)
  * @p: filled in
  */
-void akt_default_params(struct atomkms_params *p)
+static void akt_default_params(struct atomkms_params *p)
 {
 	*p = (struct atomkms_params){
 		.num_crtcs = 1,
@@ -63,6 +65,114 @@ void akt_default_params(struct atomkms_params *p)
 		.pref_width = 1920,
 		.pref_height = 1080,
 	};
+}
+
+/*
+ * The module parameters akt_params() reads, by their names in atomkms.ko
+ * (module/atomkms_drv.c), and where each goes in &struct atomkms_params.
+ */
+enum akt_param_type { AKT_U32, AKT_INT, AKT_BOOL, AKT_RATES };
+
+struct akt_param {
+	const char *name;
+	size_t offset;
+	enum akt_param_type type;
+};
+
+#define AKT_PARAM(name, field, type)					\
+	{ name, offsetof(struct atomkms_params, field), type }
+
+static const struct akt_param akt_param_names[] = {
+	AKT_PARAM("num_crtcs", num_crtcs, AKT_U32),
+	AKT_PARAM("num_overlays", num_overlays, AKT_U32),
+	AKT_PARAM("shared_overlays", shared_overlays, AKT_BOOL),
+	AKT_PARAM("refresh", refresh, AKT_RATES),
+	AKT_PARAM("max_scale_factor", max_scale_factor, AKT_U32),
+	AKT_PARAM("crossbar", crossbar, AKT_BOOL),
+	AKT_PARAM("num_connectors", num_connectors, AKT_INT),
+	AKT_PARAM("enable_writeback", writeback, AKT_BOOL),
+	AKT_PARAM("writeback_mask", writeback_mask, AKT_U32),
+	AKT_PARAM("enable_cursor", cursor, AKT_BOOL),
+	AKT_PARAM("max_width", max_width, AKT_U32),
+	AKT_PARAM("max_height", max_height, AKT_U32),
+	AKT_PARAM("pref_width", pref_width, AKT_U32),
+	AKT_PARAM("pref_height", pref_height, AKT_U32),
+};
+
+/* refresh=60,75,144: a rate for each CRTC, the last for those beyond. */
+static int akt_param_refresh(struct atomkms_params *p, char *val)
+{
+	char *rate;
+	int ret;
+
+	p->num_refresh = 0;
+	while ((rate = strsep(&val, ","))) {
+		if (p->num_refresh == ARRAY_SIZE(p->refresh))
+			return -EINVAL;
+		ret = kstrtouint(rate, 0, &p->refresh[p->num_refresh++]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int akt_param_set(struct atomkms_params *p, const char *name,
+			 char *val)
+{
+	const struct akt_param *param;
+	void *field;
+
+	if (!val)
+		return -EINVAL;
+	for (param = akt_param_names;
+	     param < akt_param_names + ARRAY_SIZE(akt_param_names); param++) {
+		if (strcmp(name, param->name))
+			continue;
+		field = (u8 *)p + param->offset;
+		switch (param->type) {
+		case AKT_U32:
+			return kstrtouint(val, 0, field);
+		case AKT_INT:
+			return kstrtoint(val, 0, field);
+		case AKT_BOOL:
+			return kstrtobool(val, field);
+		case AKT_RATES:
+			return akt_param_refresh(p, val);
+		}
+	}
+	return -ENOENT;
+}
+
+/**
+ * akt_params - module parameters, as modprobe would be given them
+ * @test: the test; the parameters are freed when it ends, and a word that
+ *        names no parameter, or whose value does not parse, stops it
+ * @args: "name=value" words, named as atomkms.ko's parameters (README's
+ *        table), e.g. "num_crtcs=2 refresh=60,144"; NULL: none
+ *
+ * Return: the parameters: the defaults (akt_default_params()) with @args
+ * set, for the test to change further if it likes.
+ */
+struct atomkms_params *akt_params(struct kunit *test, const char *args)
+{
+	struct atomkms_params *p;
+	char *rest, *name, *val;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	akt_default_params(p);
+	if (!args)
+		return p;
+	rest = kunit_kstrdup(test, args, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rest);
+	rest = skip_spaces(rest);
+	while (*rest) {
+		rest = next_arg(rest, &name, &val);
+		KUNIT_ASSERT_EQ_MSG(test, akt_param_set(p, name, val), 0,
+				    "module parameter %s=%s", name,
+				    val ?: "(no value)");
+	}
+	return p;
 }
 
 /**
@@ -257,41 +367,30 @@ struct drm_connector *akt_connector(struct kunit *test, unsigned int index)
 /**
  * akt_mode - a mode of the given timing, freed when the test ends
  * @test: the test
- * @clock: pixel clock in kHz
- * @hdisplay: horizontal timing
- * @hsync_start: horizontal timing
- * @hsync_end: horizontal timing
- * @htotal: horizontal timing
- * @vdisplay: vertical timing
- * @vsync_start: vertical timing
- * @vsync_end: vertical timing
- * @vtotal: vertical timing
- * @flags: DRM_MODE_FLAG_*
+ * @t: its timing
  *
  * Its crtc_* timings are set from it (drm_mode_set_crtcinfo()).
  *
  * Return: the mode.
  */
-struct drm_display_mode *akt_mode(struct kunit *test, int clock,
-				  u16 hdisplay, u16 hsync_start, u16 hsync_end,
-				  u16 htotal, u16 vdisplay, u16 vsync_start,
-				  u16 vsync_end, u16 vtotal, u32 flags)
+struct drm_display_mode *akt_mode(struct kunit *test,
+				  const struct akt_timing *t)
 {
 	struct drm_display_mode *mode;
 
 	mode = kunit_kzalloc(test, sizeof(*mode), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mode);
 	*mode = (struct drm_display_mode){
-		.clock = clock,
-		.hdisplay = hdisplay,
-		.hsync_start = hsync_start,
-		.hsync_end = hsync_end,
-		.htotal = htotal,
-		.vdisplay = vdisplay,
-		.vsync_start = vsync_start,
-		.vsync_end = vsync_end,
-		.vtotal = vtotal,
-		.flags = flags,
+		.clock = t->clock,
+		.hdisplay = t->hdisplay,
+		.hsync_start = t->hsync_start,
+		.hsync_end = t->hsync_end,
+		.htotal = t->htotal,
+		.vdisplay = t->vdisplay,
+		.vsync_start = t->vsync_start,
+		.vsync_end = t->vsync_end,
+		.vtotal = t->vtotal,
+		.flags = t->flags,
 		.type = DRM_MODE_TYPE_USERDEF,
 	};
 	drm_mode_set_name(mode);
@@ -392,6 +491,61 @@ struct drm_plane_state *akt_show(struct kunit *test,
 	ps->src_w = fb->width << 16;
 	ps->src_h = fb->height << 16;
 	return ps;
+}
+
+/**
+ * akt_setup - a device with CRTC 0 on, at 1920x1080, in a new state
+ * @test: the test
+ * @args: the device's module parameters (akt_params())
+ *
+ * CRTC 0 drives connector 0 at VESA DMT 1920x1080@60, with no plane yet.
+ * The test calls akt_unlock() before it returns (akt_state()).
+ *
+ * Return: the state.
+ */
+struct drm_atomic_state *akt_setup(struct kunit *test, const char *args)
+{
+	struct atomkms_device *akdev = akt_device(test, akt_params(test, args));
+	struct drm_atomic_state *state = akt_state(test);
+
+	akt_enable(test, state, 0, 0,
+		   akt_dmt(test, &akdev->drm, 1920, 1080, 60));
+	return state;
+}
+
+/**
+ * akt_check_scene - check a &struct akt_scene on a device of its own
+ * @test: the test
+ * @scene: the scene
+ *
+ * The test fails unless drm_atomic_check_only() says @scene->ret.
+ */
+void akt_check_scene(struct kunit *test, const struct akt_scene *scene)
+{
+	struct atomkms_device *akdev;
+	struct drm_atomic_state *state;
+	struct drm_display_mode *mode;
+	struct drm_framebuffer *fb;
+	unsigned int i;
+
+	akdev = akt_device(test, akt_params(test, scene->params));
+	mode = akt_dmt(test, &akdev->drm, 1024, 768, 60);
+	state = akt_state(test);
+	for (i = 0; i < ARRAY_SIZE(scene->drive); i++)
+		if (scene->drive[i])
+			akt_enable(test, state, scene->drive[i] - 1, i, mode);
+	for (i = 0; i < ARRAY_SIZE(scene->show); i++) {
+		if (!scene->show[i])
+			continue;
+		if (akdev->topo.planes[i].type == ATOMKMS_TOPO_CURSOR)
+			fb = akt_fb(test, DRM_FORMAT_ARGB8888, 64, 64);
+		else
+			fb = akt_fb(test, DRM_FORMAT_XRGB8888, 640, 480);
+		akt_show(test, state, i, scene->show[i] - 1, fb, 0, 0,
+			 fb->width, fb->height);
+	}
+	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), scene->ret);
+	akt_unlock(test);
 }
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -13,19 +13,29 @@
 
 #define ONE	ATOMKMS_TOPO_SCALE_ONE
 
-static void topo_default_validates(struct kunit *test)
+/*
+ * A topology of the test's, built from @p: the parameters must make one
+ * and it must validate.
+ */
+static struct atomkms_topology *topo_new(struct kunit *test,
+					 const struct atomkms_params *p)
 {
 	struct atomkms_topology *t;
-	struct atomkms_params p;
 	const char *why = "";
-	unsigned int i;
 
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	akt_default_params(&p);
-	KUNIT_ASSERT_EQ(test, atomkms_topology_from_params(&p, t, &why), 0);
-	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_validate(t, &why), 0,
+	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_from_params(p, t, &why), 0,
 			    "%s", why);
+	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_validate(t, &why), 0, "%s",
+			    why);
+	return t;
+}
+
+static void topo_default_validates(struct kunit *test)
+{
+	struct atomkms_topology *t = topo_new(test, akt_params(test, NULL));
+	unsigned int i;
 
 	/* Primary, 3 overlays, cursor; a Virtual and a writeback encoder. */
 	KUNIT_EXPECT_EQ(test, t->num_crtcs, 1);
@@ -63,175 +73,120 @@ static void topo_default_validates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomkms_topology_writeback(t, 0), 1);
 }
 
-/* Parameter sets: those on a boundary that must make a valid topology. */
+/* The validator's rules that more than one row breaks, as it names them. */
+#define WHY_PLANES_32	\
+	"planes: at most 32 in all (DRM's plane masks are 32 bits)"
+#define WHY_PLANE_CRTCS	\
+	"planes: possible CRTCs must exist and include the plane's own"
+#define WHY_SCALING	"planes: scaling limits must be 1/16 to 1 and 1 to 16"
+#define WHY_ONE_CRTC	\
+	"planes: every primary and cursor plane belongs to one CRTC"
+#define WHY_PRIMARY	"crtcs: each has a primary plane of its own"
+#define WHY_REACH	\
+	"crtcs: at most 16 planes may feed one CRTC (the compositor's)"
+#define WHY_ENCODER_CRTCS \
+	"encoders: possible CRTCs must exist and include the encoder's own"
+#define WHY_VIRTUAL	"connectors: each has a Virtual encoder"
+#define WHY_REFRESH	"connectors: refresh must be 1 to 1000 Hz"
+#define WHY_MODES	\
+	"connectors: the largest mode must be 640x480 to 8192x8192"
+#define WHY_PREFERRED	\
+	"connectors: the preferred mode is larger than the largest"
+#define WHY_NO_DISPLAY	\
+	"connectors: none at all (with no display, a writeback connector is needed)"
+
+/*
+ * Parameter sets, as modprobe takes them (the rest are the defaults): those
+ * on a boundary must make a valid topology, of so many objects; those just
+ * past one are refused, by the rule named, and by atomkms_topology_validate()
+ * if @by_validate, else already by atomkms_topology_from_params().
+ */
 struct topo_params_case {
 	const char *desc;
-	u32 num_crtcs, num_overlays;
-	bool shared, cursor, crossbar, writeback;
-	int num_connectors;
-	u32 writeback_mask, scale;
-	u32 refresh;
-	u32 max_w, max_h, pref_w, pref_h;
-	/* What must result, or, if refused, the rule and which step refuses. */
+	const char *params;
 	u32 planes, encoders, connectors;
-	const char *why;
 	bool by_validate;
+	const char *why;
 };
-
-#define PARAMS(crtcs, ovl, sh, cur, xbar, wb, conns, mask, scl, hz, mw, mh, \
-	       pw, ph)							\
-	.num_crtcs = (crtcs), .num_overlays = (ovl), .shared = (sh),	\
-	.cursor = (cur), .crossbar = (xbar), .writeback = (wb),		\
-	.num_connectors = (conns), .writeback_mask = (mask),		\
-	.scale = (scl), .refresh = (hz), .max_w = (mw), .max_h = (mh),	\
-	.pref_w = (pw), .pref_h = (ph)
 
 static const struct topo_params_case topo_valid_cases[] = {
 	{ "32 planes: 8 CRTCs, 2 overlays and a cursor each",
-	  PARAMS(8, 2, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .planes = 32, .encoders = 16, .connectors = 8 },
-	{ "16 planes on one CRTC: 14 overlays",
-	  PARAMS(1, 14, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .planes = 16, .encoders = 2, .connectors = 1 },
+	  "num_crtcs=8 num_overlays=2", 32, 16, 8 },
+	{ "16 planes on one CRTC: 14 overlays", "num_overlays=14", 16, 2, 1 },
 	{ "16 planes feed each CRTC: 7 CRTCs, 2 shared overlays each",
-	  PARAMS(7, 2, true, true, true, false, -1, 0, 4, 60, 4096, 2160,
-		 1920, 1080), .planes = 28, .encoders = 7, .connectors = 7 },
+	  "num_crtcs=7 num_overlays=2 shared_overlays=1 crossbar=1 enable_writeback=0",
+	  28, 7, 7 },
 	{ "fewest objects: 1 CRTC, primary and a connector only",
-	  PARAMS(1, 0, false, false, false, false, -1, 0, 1, 60, 640, 480,
-		 640, 480), .planes = 1, .encoders = 1, .connectors = 1 },
+	  "num_overlays=0 enable_cursor=0 enable_writeback=0 max_scale_factor=1 max_width=640 max_height=480 pref_width=640 pref_height=480",
+	  1, 1, 1 },
 	{ "writeback only: no connector at all",
-	  PARAMS(2, 1, false, true, false, true, 0, 0x3, 4, 60, 4096, 2160,
-		 1920, 1080), .planes = 6, .encoders = 2, .connectors = 0 },
+	  "num_crtcs=2 num_overlays=1 num_connectors=0 writeback_mask=0x3",
+	  6, 2, 0 },
 	{ "1 Hz, 8192x8192, scale factor 16",
-	  PARAMS(1, 3, false, true, false, true, -1, 0xff, 16, 1, 8192, 8192,
-		 8192, 8192), .planes = 5, .encoders = 2, .connectors = 1 },
-	{ "1000 Hz",
-	  PARAMS(1, 3, false, true, false, true, -1, 0xff, 4, 1000, 4096, 2160,
-		 1920, 1080), .planes = 5, .encoders = 2, .connectors = 1 },
+	  "max_scale_factor=16 refresh=1 max_width=8192 max_height=8192 pref_width=8192 pref_height=8192",
+	  5, 2, 1 },
+	{ "1000 Hz", "refresh=1000", 5, 2, 1 },
 	{ "crossbar at 8 CRTCs, 1 connector",
-	  PARAMS(8, 1, true, true, true, true, 1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .planes = 24, .encoders = 9, .connectors = 1 },
+	  "num_crtcs=8 num_overlays=1 shared_overlays=1 crossbar=1 num_connectors=1",
+	  24, 9, 1 },
 };
 
-/* Parameter sets just past a boundary: refused, and by which rule. */
 static const struct topo_params_case topo_refused_cases[] = {
-	{ "0 CRTCs",
-	  PARAMS(0, 3, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .why = "num_crtcs must be 1 to 8" },
+	{ "0 CRTCs", "num_crtcs=0", .why = "num_crtcs must be 1 to 8" },
 	{ "9 CRTCs",
-	  PARAMS(9, 0, false, false, false, false, -1, 0, 4, 60, 4096, 2160,
-		 1920, 1080), .why = "num_crtcs must be 1 to 8" },
+	  "num_crtcs=9 num_overlays=0 enable_cursor=0 enable_writeback=0",
+	  .why = "num_crtcs must be 1 to 8" },
 	{ "33 planes: 3 CRTCs, 9 overlays and a cursor each",
-	  PARAMS(3, 9, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080),
-	  .why = "planes: at most 32 in all (DRM's plane masks are 32 bits)" },
+	  "num_crtcs=3 num_overlays=9", .why = WHY_PLANES_32 },
 	{ "40 planes: 8 CRTCs, 3 overlays and a cursor each",
-	  PARAMS(8, 3, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080),
-	  .why = "planes: at most 32 in all (DRM's plane masks are 32 bits)" },
+	  "num_crtcs=8 num_overlays=3", .why = WHY_PLANES_32 },
 	{ "33 overlays on one CRTC",
-	  PARAMS(1, 33, false, false, false, false, -1, 0, 4, 60, 4096, 2160,
-		 1920, 1080),
-	  .why = "planes: at most 32 in all (DRM's plane masks are 32 bits)" },
-	{ "2^31 overlays a CRTC",
-	  PARAMS(2, 0x80000000u, false, true, false, true, -1, 0xff, 4, 60,
-		 4096, 2160, 1920, 1080),
-	  .why = "planes: at most 32 in all (DRM's plane masks are 32 bits)" },
+	  "num_overlays=33 enable_cursor=0 enable_writeback=0",
+	  .why = WHY_PLANES_32 },
+	{ "2^31 overlays a CRTC", "num_crtcs=2 num_overlays=0x80000000",
+	  .why = WHY_PLANES_32 },
 	{ "more connectors than CRTCs",
-	  PARAMS(2, 1, false, true, false, true, 3, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .why = "num_connectors must be 0 to num_crtcs" },
-	{ "scale factor 0",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 0, 60, 4096, 2160,
-		 1920, 1080), .why = "max_scale_factor must be 1 to 16" },
-	{ "scale factor 17",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 17, 60, 4096, 2160,
-		 1920, 1080), .why = "max_scale_factor must be 1 to 16" },
+	  "num_crtcs=2 num_overlays=1 num_connectors=3",
+	  .why = "num_connectors must be 0 to num_crtcs" },
+	{ "scale factor 0", "num_overlays=1 max_scale_factor=0",
+	  .why = "max_scale_factor must be 1 to 16" },
+	{ "scale factor 17", "num_overlays=1 max_scale_factor=17",
+	  .why = "max_scale_factor must be 1 to 16" },
 	{ "largest mode 639 wide",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 60, 639, 480,
-		 639, 480),
-	  .why = "connectors: the largest mode must be 640x480 to 8192x8192" },
-	{ "largest mode 8193 tall",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 60, 4096, 8193,
-		 1920, 1080),
-	  .why = "connectors: the largest mode must be 640x480 to 8192x8192" },
+	  "num_overlays=1 max_width=639 max_height=480 pref_width=639 pref_height=480",
+	  .why = WHY_MODES },
+	{ "largest mode 8193 tall", "num_overlays=1 max_height=8193",
+	  .why = WHY_MODES },
 	{ "preferred mode wider than the largest",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 60, 1920, 1080,
-		 1921, 1080),
-	  .why = "connectors: the preferred mode is larger than the largest" },
-	{ "17 planes may feed one CRTC: 15 overlays",
-	  PARAMS(1, 15, false, true, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .by_validate = true,
-	  .why = "crtcs: at most 16 planes may feed one CRTC (the compositor's)" },
+	  "num_overlays=1 max_width=1920 max_height=1080 pref_width=1921",
+	  .why = WHY_PREFERRED },
+	{ "17 planes may feed one CRTC: 15 overlays", "num_overlays=15",
+	  .by_validate = true, .why = WHY_REACH },
 	{ "17 planes may feed one CRTC: 8 CRTCs, 2 shared overlays each",
-	  PARAMS(8, 2, true, false, false, true, -1, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .by_validate = true,
-	  .why = "crtcs: at most 16 planes may feed one CRTC (the compositor's)" },
-	{ "0 Hz",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 0, 4096, 2160,
-		 1920, 1080), .by_validate = true,
-	  .why = "connectors: refresh must be 1 to 1000 Hz" },
-	{ "1001 Hz",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 1001, 4096,
-		 2160, 1920, 1080), .by_validate = true,
-	  .why = "connectors: refresh must be 1 to 1000 Hz" },
+	  "num_crtcs=8 num_overlays=2 shared_overlays=1 enable_cursor=0",
+	  .by_validate = true, .why = WHY_REACH },
+	{ "0 Hz", "num_overlays=1 refresh=0", .by_validate = true,
+	  .why = WHY_REFRESH },
+	{ "1001 Hz", "num_overlays=1 refresh=1001", .by_validate = true,
+	  .why = WHY_REFRESH },
 	{ "65596 Hz, which 16 bits would wrap to 60",
-	  PARAMS(1, 1, false, true, false, true, -1, 0xff, 4, 65596, 4096,
-		 2160, 1920, 1080), .by_validate = true,
-	  .why = "connectors: refresh must be 1 to 1000 Hz" },
+	  "num_overlays=1 refresh=65596", .by_validate = true,
+	  .why = WHY_REFRESH },
 	{ "no connector and no writeback",
-	  PARAMS(1, 1, false, true, false, false, 0, 0xff, 4, 60, 4096, 2160,
-		 1920, 1080), .by_validate = true,
-	  .why = "connectors: none at all (with no display, a writeback connector is needed)" },
+	  "num_overlays=1 num_connectors=0 enable_writeback=0",
+	  .by_validate = true, .why = WHY_NO_DISPLAY },
 };
 
-static void topo_case_desc(const struct topo_params_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(topo_valid, topo_valid_cases, topo_case_desc);
-KUNIT_ARRAY_PARAM(topo_refused, topo_refused_cases, topo_case_desc);
-
-static void topo_params_of(const struct topo_params_case *c,
-			   struct atomkms_params *p)
-{
-	unsigned int i;
-
-	*p = (struct atomkms_params){
-		.num_crtcs = c->num_crtcs,
-		.num_overlays = c->num_overlays,
-		.shared_overlays = c->shared,
-		.cursor = c->cursor,
-		.num_connectors = c->num_connectors,
-		.writeback = c->writeback,
-		.writeback_mask = c->writeback_mask,
-		.crossbar = c->crossbar,
-		.num_refresh = 1,
-		.max_scale_factor = c->scale,
-		.max_width = c->max_w,
-		.max_height = c->max_h,
-		.pref_width = c->pref_w,
-		.pref_height = c->pref_h,
-	};
-	for (i = 0; i < ATOMKMS_TOPO_MAX_CRTCS; i++)
-		p->refresh[i] = c->refresh;
-}
+KUNIT_ARRAY_PARAM_DESC(topo_valid, topo_valid_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(topo_refused, topo_refused_cases, desc);
 
 static void topo_params_valid(struct kunit *test)
 {
 	const struct topo_params_case *c = test->param_value;
-	struct atomkms_topology *t;
-	struct atomkms_params p;
-	const char *why = "";
+	const struct atomkms_params *p = akt_params(test, c->params);
+	struct atomkms_topology *t = topo_new(test, p);
 
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	topo_params_of(c, &p);
-	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_from_params(&p, t, &why), 0,
-			    "%s", why);
-	KUNIT_EXPECT_EQ_MSG(test, atomkms_topology_validate(t, &why), 0, "%s",
-			    why);
-	KUNIT_EXPECT_EQ(test, t->num_crtcs, c->num_crtcs);
+	KUNIT_EXPECT_EQ(test, t->num_crtcs, p->num_crtcs);
 	KUNIT_EXPECT_EQ(test, t->num_planes, c->planes);
 	KUNIT_EXPECT_EQ(test, t->num_encoders, c->encoders);
 	KUNIT_EXPECT_EQ(test, t->num_connectors, c->connectors);
@@ -241,14 +196,13 @@ static void topo_params_refused(struct kunit *test)
 {
 	const struct topo_params_case *c = test->param_value;
 	struct atomkms_topology *t;
-	struct atomkms_params p;
 	const char *why = "";
 	int ret;
 
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	topo_params_of(c, &p);
-	ret = atomkms_topology_from_params(&p, t, &why);
+	ret = atomkms_topology_from_params(akt_params(test, c->params), t,
+					   &why);
 	if (c->by_validate) {
 		/* The parameters make a topology; the validator refuses it. */
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", why);
@@ -265,22 +219,17 @@ static void topo_params_refused(struct kunit *test)
  *   encoders 0 V(0)  1 W(0)  2 V(1)  3 W(1); clones {0,1} and {2,3}
  *   connectors 0 -> encoder 0, 1 -> encoder 2
  */
-static void topo_base(struct kunit *test, struct atomkms_topology *t)
+static struct atomkms_topology *topo_base(struct kunit *test)
 {
-	struct atomkms_params p;
-	const char *why = "";
+	struct atomkms_topology *t;
 
-	akt_default_params(&p);
-	p.num_crtcs = 2;
-	p.num_overlays = 1;
-	KUNIT_ASSERT_EQ(test, atomkms_topology_from_params(&p, t, &why), 0);
+	t = topo_new(test, akt_params(test, "num_crtcs=2 num_overlays=1"));
 	KUNIT_ASSERT_EQ(test, t->num_planes, 6);
 	KUNIT_ASSERT_EQ(test, t->num_encoders, 4);
 	KUNIT_ASSERT_EQ(test, t->num_connectors, 2);
 	KUNIT_ASSERT_EQ(test, t->connectors[1].encoder, 2);
 	KUNIT_ASSERT_EQ(test, t->crtcs[1].cursor, 5);
-	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_validate(t, &why), 0, "%s",
-			    why);
+	return t;
 }
 
 /* 14 overlays more on CRTC 1 that may also feed CRTC 0: 17 reach it. */
@@ -308,146 +257,139 @@ static void break_no_encoders(struct atomkms_topology *t)
 	t->num_connectors = 0;
 }
 
+/*
+ * The rows of topo_break_cases name the field they break as one of this
+ * topology's, which is never read: only where the field lies in a
+ * topology, and its size, are taken.
+ */
+static const struct atomkms_topology base;
+
 struct topo_break_case {
 	const char *desc;
-	/* One of: a field set by the table's BREAK(), or a function. */
+	/* One of: a field of @base, set by BREAK(), or a function. */
 	void (*apply)(struct atomkms_topology *t);
-	size_t offset, size;
+	const void *at;
+	size_t size;
 	u64 value;
 	const char *why;
 };
 
-#define BREAK(field, v)							\
-	.offset = offsetof(struct atomkms_topology, field),		\
-	.size = sizeof(((struct atomkms_topology *)NULL)->field),	\
-	.value = (u64)(v)
+#define BREAK(f, v)	.at = &(f), .size = sizeof(f), .value = (u64)(v)
 
 static const struct topo_break_case topo_break_cases[] = {
-	{ "0 CRTCs", BREAK(num_crtcs, 0), .why = "crtcs: 1 to 8" },
-	{ "9 CRTCs", BREAK(num_crtcs, 9), .why = "crtcs: 1 to 8" },
-	{ "33 planes", BREAK(num_planes, 33),
-	  .why = "planes: at most 32 in all (DRM's plane masks are 32 bits)" },
-	{ "17 encoders", BREAK(num_encoders, 17),
+	{ "0 CRTCs", BREAK(base.num_crtcs, 0), .why = "crtcs: 1 to 8" },
+	{ "9 CRTCs", BREAK(base.num_crtcs, 9), .why = "crtcs: 1 to 8" },
+	{ "33 planes", BREAK(base.num_planes, 33), .why = WHY_PLANES_32 },
+	{ "17 encoders", BREAK(base.num_encoders, 17),
 	  .why = "encoders: at most 16" },
-	{ "17 connectors", BREAK(num_connectors, 17),
+	{ "17 connectors", BREAK(base.num_connectors, 17),
 	  .why = "connectors: at most 16" },
-	{ "a plane listed out of pipe order", BREAK(planes[5].pipe, 0),
+	{ "a plane listed out of pipe order", BREAK(base.planes[5].pipe, 0),
 	  .why = "planes: listed pipe by pipe, each on an existing CRTC" },
-	{ "a plane on a CRTC that does not exist", BREAK(planes[5].pipe, 2),
+	{ "a plane on a CRTC that does not exist",
+	  BREAK(base.planes[5].pipe, 2),
 	  .why = "planes: listed pipe by pipe, each on an existing CRTC" },
-	{ "an encoder listed out of pipe order", BREAK(encoders[3].pipe, 0),
+	{ "an encoder listed out of pipe order",
+	  BREAK(base.encoders[3].pipe, 0),
 	  .why = "encoders: listed pipe by pipe, each on an existing CRTC" },
-	{ "a plane of no known type", BREAK(planes[1].type, 3),
+	{ "a plane of no known type", BREAK(base.planes[1].type, 3),
 	  .why = "planes: primary, overlay or cursor" },
 	{ "a plane that cannot feed its own CRTC",
-	  BREAK(planes[1].possible_crtcs, 0x2),
-	  .why = "planes: possible CRTCs must exist and include the plane's own" },
+	  BREAK(base.planes[1].possible_crtcs, 0x2), .why = WHY_PLANE_CRTCS },
 	{ "a plane that may feed a CRTC that does not exist",
-	  BREAK(planes[1].possible_crtcs, 0x5),
-	  .why = "planes: possible CRTCs must exist and include the plane's own" },
-	{ "a zpos outside its range", BREAK(planes[1].zpos, 2),
+	  BREAK(base.planes[1].possible_crtcs, 0x5), .why = WHY_PLANE_CRTCS },
+	{ "a zpos outside its range", BREAK(base.planes[1].zpos, 2),
 	  .why = "planes: zpos outside its range" },
-	{ "a primary with a mutable zpos", BREAK(planes[0].zpos_max, 1),
+	{ "a primary with a mutable zpos", BREAK(base.planes[0].zpos_max, 1),
 	  .why = "planes: a primary's or cursor's zpos is immutable" },
 	{ "a plane upscaling more than 16x",
-	  BREAK(planes[1].min_scale, ATOMKMS_TOPO_MIN_SCALE - 1),
-	  .why = "planes: scaling limits must be 1/16 to 1 and 1 to 16" },
+	  BREAK(base.planes[1].min_scale, ATOMKMS_TOPO_MIN_SCALE - 1),
+	  .why = WHY_SCALING },
 	{ "a plane whose upscale limit is a downscale",
-	  BREAK(planes[1].min_scale, ONE + 1),
-	  .why = "planes: scaling limits must be 1/16 to 1 and 1 to 16" },
+	  BREAK(base.planes[1].min_scale, ONE + 1), .why = WHY_SCALING },
 	{ "a plane downscaling more than 16x",
-	  BREAK(planes[1].max_scale, ATOMKMS_TOPO_MAX_SCALE + 1),
-	  .why = "planes: scaling limits must be 1/16 to 1 and 1 to 16" },
+	  BREAK(base.planes[1].max_scale, ATOMKMS_TOPO_MAX_SCALE + 1),
+	  .why = WHY_SCALING },
 	{ "a plane whose downscale limit is an upscale",
-	  BREAK(planes[1].max_scale, ONE - 1),
-	  .why = "planes: scaling limits must be 1/16 to 1 and 1 to 16" },
-	{ "a cursor that scales", BREAK(planes[2].max_scale, 2 * ONE),
+	  BREAK(base.planes[1].max_scale, ONE - 1), .why = WHY_SCALING },
+	{ "a cursor that scales", BREAK(base.planes[2].max_scale, 2 * ONE),
 	  .why = "planes: cursors do not scale" },
-	{ "a CRTC whose primary is another CRTC's", BREAK(crtcs[0].primary, 3),
-	  .why = "crtcs: each has a primary plane of its own" },
-	{ "a CRTC whose primary is an overlay", BREAK(crtcs[0].primary, 1),
-	  .why = "crtcs: each has a primary plane of its own" },
-	{ "a CRTC whose primary does not exist", BREAK(crtcs[0].primary, 6),
-	  .why = "crtcs: each has a primary plane of its own" },
-	{ "a CRTC whose cursor is another CRTC's", BREAK(crtcs[0].cursor, 5),
+	{ "a CRTC whose primary is another CRTC's",
+	  BREAK(base.crtcs[0].primary, 3), .why = WHY_PRIMARY },
+	{ "a CRTC whose primary is an overlay",
+	  BREAK(base.crtcs[0].primary, 1), .why = WHY_PRIMARY },
+	{ "a CRTC whose primary does not exist",
+	  BREAK(base.crtcs[0].primary, 6), .why = WHY_PRIMARY },
+	{ "a CRTC whose cursor is another CRTC's",
+	  BREAK(base.crtcs[0].cursor, 5),
 	  .why = "crtcs: a cursor plane is the CRTC's own" },
-	{ "a CRTC with 255 LUT entries", BREAK(crtcs[1].lut_size, 255),
+	{ "a CRTC with 255 LUT entries", BREAK(base.crtcs[1].lut_size, 255),
 	  .why = "crtcs: LUTs have 256 entries" },
 	{ "17 planes that may feed one CRTC", .apply = break_crtc_reach,
-	  .why = "crtcs: at most 16 planes may feed one CRTC (the compositor's)" },
+	  .why = WHY_REACH },
 	{ "a cursor plane of no CRTC",
-	  BREAK(crtcs[1].cursor, ATOMKMS_TOPO_NONE),
-	  .why = "planes: every primary and cursor plane belongs to one CRTC" },
-	{ "a second primary on a CRTC", BREAK(planes[1].type, ATOMKMS_TOPO_PRIMARY),
-	  .why = "planes: every primary and cursor plane belongs to one CRTC" },
-	{ "an encoder of no known kind", BREAK(encoders[0].kind, 2),
+	  BREAK(base.crtcs[1].cursor, ATOMKMS_TOPO_NONE), .why = WHY_ONE_CRTC },
+	{ "a second primary on a CRTC",
+	  BREAK(base.planes[1].type, ATOMKMS_TOPO_PRIMARY),
+	  .why = WHY_ONE_CRTC },
+	{ "an encoder of no known kind", BREAK(base.encoders[0].kind, 2),
 	  .why = "encoders: Virtual or writeback" },
 	{ "an encoder its own CRTC cannot drive",
-	  BREAK(encoders[0].possible_crtcs, 0x2),
-	  .why = "encoders: possible CRTCs must exist and include the encoder's own" },
+	  BREAK(base.encoders[0].possible_crtcs, 0x2),
+	  .why = WHY_ENCODER_CRTCS },
 	{ "an encoder a CRTC that does not exist may drive",
-	  BREAK(encoders[0].possible_crtcs, 0x5),
-	  .why = "encoders: possible CRTCs must exist and include the encoder's own" },
+	  BREAK(base.encoders[0].possible_crtcs, 0x5),
+	  .why = WHY_ENCODER_CRTCS },
 	{ "a writeback connector on two CRTCs",
-	  BREAK(encoders[1].possible_crtcs, 0x3),
+	  BREAK(base.encoders[1].possible_crtcs, 0x3),
 	  .why = "encoders: a writeback connector taps one CRTC" },
 	{ "two writeback connectors on one CRTC",
 	  .apply = break_two_writebacks,
 	  .why = "encoders: one writeback connector per CRTC" },
 	{ "an encoder not in its own possible clones",
-	  BREAK(encoders[0].possible_clones, 0x2),
+	  BREAK(base.encoders[0].possible_clones, 0x2),
 	  .why = "encoders: each is in its own possible clones" },
 	{ "an encoder cloned with one that does not exist",
-	  BREAK(encoders[3].possible_clones, 0x1c),
+	  BREAK(base.encoders[3].possible_clones, 0x1c),
 	  .why = "encoders: possible clones must exist" },
-	{ "clones one way only", BREAK(encoders[0].possible_clones, 0x7),
+	{ "clones one way only", BREAK(base.encoders[0].possible_clones, 0x7),
 	  .why = "encoders: possible clones are mutual" },
-	{ "a connector on a writeback encoder", BREAK(connectors[0].encoder, 1),
-	  .why = "connectors: each has a Virtual encoder" },
+	{ "a connector on a writeback encoder",
+	  BREAK(base.connectors[0].encoder, 1), .why = WHY_VIRTUAL },
 	{ "a connector on an encoder that does not exist",
-	  BREAK(connectors[0].encoder, 4),
-	  .why = "connectors: each has a Virtual encoder" },
-	{ "two connectors on one encoder", BREAK(connectors[1].encoder, 0),
+	  BREAK(base.connectors[0].encoder, 4), .why = WHY_VIRTUAL },
+	{ "two connectors on one encoder", BREAK(base.connectors[1].encoder, 0),
 	  .why = "connectors: each has an encoder of its own" },
-	{ "a monitor at 0 Hz", BREAK(connectors[1].refresh, 0),
-	  .why = "connectors: refresh must be 1 to 1000 Hz" },
-	{ "a monitor at 1001 Hz", BREAK(connectors[1].refresh, 1001),
-	  .why = "connectors: refresh must be 1 to 1000 Hz" },
-	{ "a largest mode 639 wide", BREAK(connectors[0].max_width, 639),
-	  .why = "connectors: the largest mode must be 640x480 to 8192x8192" },
-	{ "a largest mode 8193 tall", BREAK(connectors[0].max_height, 8193),
-	  .why = "connectors: the largest mode must be 640x480 to 8192x8192" },
+	{ "a monitor at 0 Hz", BREAK(base.connectors[1].refresh, 0),
+	  .why = WHY_REFRESH },
+	{ "a monitor at 1001 Hz", BREAK(base.connectors[1].refresh, 1001),
+	  .why = WHY_REFRESH },
+	{ "a largest mode 639 wide", BREAK(base.connectors[0].max_width, 639),
+	  .why = WHY_MODES },
+	{ "a largest mode 8193 tall",
+	  BREAK(base.connectors[0].max_height, 8193), .why = WHY_MODES },
 	{ "a preferred mode taller than the largest",
-	  BREAK(connectors[0].pref_height, 2161),
-	  .why = "connectors: the preferred mode is larger than the largest" },
-	{ "a Virtual encoder without its connector", BREAK(num_connectors, 1),
+	  BREAK(base.connectors[0].pref_height, 2161), .why = WHY_PREFERRED },
+	{ "a Virtual encoder without its connector",
+	  BREAK(base.num_connectors, 1),
 	  .why = "encoders: each Virtual encoder has a connector" },
 	{ "no encoder and no connector", .apply = break_no_encoders,
-	  .why = "connectors: none at all (with no display, a writeback connector is needed)" },
+	  .why = WHY_NO_DISPLAY },
 };
 
-static void topo_break_desc(const struct topo_break_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(topo_break, topo_break_cases, topo_break_desc);
+KUNIT_ARRAY_PARAM_DESC(topo_break, topo_break_cases, desc);
 
 static void topo_rule_broken(struct kunit *test)
 {
 	const struct topo_break_case *c = test->param_value;
-	struct atomkms_topology *t;
+	struct atomkms_topology *t = topo_base(test);
 	const char *why = "";
 	void *field;
-
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	topo_base(test, t);
 
 	if (c->apply) {
 		c->apply(t);
 	} else {
-		field = (u8 *)t + c->offset;
+		field = (u8 *)t + ((const u8 *)c->at - (const u8 *)&base);
 		switch (c->size) {
 		case 1:
 			*(u8 *)field = (u8)c->value;
@@ -470,18 +412,11 @@ static void topo_rule_broken(struct kunit *test)
 /* 16 connectors (two Virtual encoders on each of 8 CRTCs) and no more. */
 static void topo_sixteen_connectors(struct kunit *test)
 {
-	struct atomkms_topology *t;
-	struct atomkms_params p;
+	const char *params = "num_crtcs=8 num_overlays=0 enable_writeback=0";
+	struct atomkms_topology *t = topo_new(test, akt_params(test, params));
 	const char *why = "";
 	unsigned int i, e;
 
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	akt_default_params(&p);
-	p.num_crtcs = 8;
-	p.num_overlays = 0;
-	p.writeback = false;
-	KUNIT_ASSERT_EQ(test, atomkms_topology_from_params(&p, t, &why), 0);
 	KUNIT_ASSERT_EQ(test, t->num_encoders, 8);
 	/* Eight more, listed after CRTC 7's own: each on CRTC 7. */
 	for (i = 0; i < 8; i++) {
@@ -511,19 +446,9 @@ static void topo_sixteen_connectors(struct kunit *test)
  */
 static void topo_crossbar_routing(struct kunit *test)
 {
-	struct atomkms_topology *t;
-	struct atomkms_params p;
-	const char *why = "";
+	const char *params = "num_crtcs=3 crossbar=1 writeback_mask=0x2";
+	struct atomkms_topology *t = topo_new(test, akt_params(test, params));
 
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	akt_default_params(&p);
-	p.num_crtcs = 3;
-	p.crossbar = true;
-	p.writeback_mask = 0x2;
-	KUNIT_ASSERT_EQ(test, atomkms_topology_from_params(&p, t, &why), 0);
-	KUNIT_ASSERT_EQ_MSG(test, atomkms_topology_validate(t, &why), 0, "%s",
-			    why);
 	/* encoders: 0 V(0), 1 V(1), 2 W(1), 3 V(2) */
 	KUNIT_ASSERT_EQ(test, t->num_encoders, 4);
 	KUNIT_EXPECT_EQ(test, t->encoders[0].possible_crtcs, 0x7);
@@ -543,28 +468,21 @@ static void topo_crossbar_routing(struct kunit *test)
 /* refresh=60,75,144 on 4 CRTCs: the last rate goes on. */
 static void topo_refresh_list(struct kunit *test)
 {
+	struct atomkms_params *p;
 	struct atomkms_topology *t;
-	struct atomkms_params p;
 	const char *why = "";
 
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	akt_default_params(&p);
-	p.num_crtcs = 4;
-	p.num_overlays = 1;
-	p.refresh[0] = 60;
-	p.refresh[1] = 75;
-	p.refresh[2] = 144;
-	p.num_refresh = 3;
-	KUNIT_ASSERT_EQ(test, atomkms_topology_from_params(&p, t, &why), 0);
+	p = akt_params(test, "num_crtcs=4 num_overlays=1 refresh=60,75,144");
+	KUNIT_ASSERT_EQ(test, p->num_refresh, 3);
+	t = topo_new(test, p);
 	KUNIT_ASSERT_EQ(test, t->num_connectors, 4);
 	KUNIT_EXPECT_EQ(test, t->connectors[0].refresh, 60);
 	KUNIT_EXPECT_EQ(test, t->connectors[1].refresh, 75);
 	KUNIT_EXPECT_EQ(test, t->connectors[2].refresh, 144);
 	KUNIT_EXPECT_EQ(test, t->connectors[3].refresh, 144);
 
-	p.num_refresh = ATOMKMS_TOPO_MAX_CRTCS + 1;
-	KUNIT_EXPECT_EQ(test, atomkms_topology_from_params(&p, t, &why),
+	p->num_refresh = ATOMKMS_TOPO_MAX_CRTCS + 1;
+	KUNIT_EXPECT_EQ(test, atomkms_topology_from_params(p, t, &why),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, why, "refresh: at most 8 rates");
 }
