@@ -148,7 +148,7 @@ sparse:
 CHECKPATCH ?= $(CACHE)/checkpatch/scripts/checkpatch.pl
 checkpatch:
 	@qemu/setup.sh checkpatch
-	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h module/core/*.c include/*.h
+	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h module/core/*.c module/tests/*.c module/tests/*.h include/*.h
 
 lint: sparse checkpatch
 
