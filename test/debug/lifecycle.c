@@ -90,10 +90,34 @@ static void tell_ready(char c)
 }
 
 /* The device is gone (or broken): hold everything until killed. */
-static void hold(void)
+static void __attribute__((noreturn)) hold(void)
 {
 	for (;;)
 		pause();
+}
+
+/* Whether this client has told the parent it is ready (once only). */
+static bool told;
+
+static void ready(void)
+{
+	if (!told)
+		tell_ready('r');
+	told = true;
+}
+
+/* Set up, then the device went away: ready (if not yet), and hold. */
+static void __attribute__((noreturn)) gone(void)
+{
+	ready();
+	hold();
+}
+
+/* Could not set up: tell the parent, and hold. */
+static void __attribute__((noreturn)) broken(void)
+{
+	tell_ready('F');
+	hold();
 }
 
 static void flip_handler(int fd, unsigned int seq, unsigned int sec,
@@ -112,7 +136,7 @@ static void committer(void)
 	struct dumb_fb fb[MAX_PIPES][2], wbfb[MAX_PIPES];
 	struct wb_conn wb[MAX_PIPES];
 	int has_wb[MAX_PIPES] = { 0 }, pending[MAX_PIPES] = { 0 };
-	int fences[16], nf = 0, np, i, fd, told = 0;
+	int fences[16], nf = 0, np, i, fd;
 	unsigned long round = 0;
 	struct areq *r = calloc(1, sizeof(*r));
 	uint32_t blob;
@@ -121,17 +145,17 @@ static void committer(void)
 		fences[i] = -1;
 	fd = atomkms_open();
 	if (fd < 0)
-		goto broken;
+		broken();
 	/* Before wb_conn_find() shows it the writeback connectors. */
 	np = kms_pipes_find(fd, p, MAX_PIPES);
 	if (np <= 0)
-		goto broken;
+		broken();
 	areq_init(r, fd);
 	for (i = 0; i < np; i++) {
 		if (dumb_fb_create(fd, p[i].mode.hdisplay, p[i].mode.vdisplay, &fb[i][0]) ||
 		    dumb_fb_create(fd, p[i].mode.hdisplay, p[i].mode.vdisplay, &fb[i][1]) ||
 		    drmModeCreatePropertyBlob(fd, &p[i].mode, sizeof(p[i].mode), &blob))
-			goto broken;
+			broken();
 		memset(fb[i][0].pixels, 0x30 + i, fb[i][0].size);
 		memset(fb[i][1].pixels, 0xa0 + i, fb[i][1].size);
 		areq_modeset(r, &p[i], blob, &fb[i][0]);
@@ -143,7 +167,7 @@ static void committer(void)
 		}
 	}
 	if (areq_commit(r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
-		goto broken;
+		broken();
 
 	for (;;) {
 		for (i = 0; i < np; i++) {
@@ -169,7 +193,7 @@ static void committer(void)
 			if (err == -EBUSY)
 				continue;
 			if (err)
-				goto gone;
+				gone();
 			pending[i]++;
 			__atomic_add_fetch(&stats->flips, 1, __ATOMIC_RELAXED);
 			if (wf >= 0)
@@ -186,47 +210,31 @@ static void committer(void)
 		}
 		round++;
 		if (wait_event(fd, &ev, 200) < 0)
-			goto gone;
-		if (!told && round > 2 * (unsigned long)np) {
-			tell_ready('r');
-			told = 1;
-		}
+			gone();
+		if (round > 2 * (unsigned long)np)
+			ready();
 	}
-gone:
-	if (!told)
-		tell_ready('r');
-	hold();
-broken:
-	tell_ready('F');
-	hold();
 }
 
 static void crc_client(int idx)
 {
 	struct crc_reader c = { .data = -1 };
 	struct crc_entry e;
-	int fd, told = 0, n = 0;
+	int fd;
 
 	fd = atomkms_open();
-	if (fd < 0 || crc_reader_init(&c, fd, idx) || crc_reader_start(&c)) {
-		tell_ready('F');
-		hold();
-	}
+	if (fd < 0 || crc_reader_init(&c, fd, idx) || crc_reader_start(&c))
+		broken();
 	for (;;) {
 		int ret = crc_reader_next(&c, &e, 500);
 
 		if (ret && ret != -ETIMEDOUT)
-			break;
-		if (!ret)
+			gone();
+		if (!ret) {
 			__atomic_add_fetch(&stats->crcs, 1, __ATOMIC_RELAXED);
-		if (!ret && ++n >= 1 && !told) {
-			tell_ready('r');
-			told = 1;
+			ready();
 		}
 	}
-	if (!told)
-		tell_ready('r');
-	hold();
 }
 
 static void mmap_client(void)
@@ -240,16 +248,12 @@ static void mmap_client(void)
 	int fd, i;
 
 	fd = atomkms_open();
-	if (fd < 0) {
-		tell_ready('F');
-		hold();
-	}
+	if (fd < 0)
+		broken();
 	for (i = 0; i < 3; i++)
-		if (dumb_fb_create(fd, 256, 256, &fb[i])) {
-			tell_ready('F');
-			hold();
-		}
-	tell_ready('r');
+		if (dumb_fb_create(fd, 256, 256, &fb[i]))
+			broken();
+	ready();
 	for (;; round++) {
 		for (i = 0; i < 3; i++)
 			memset(fb[i].pixels, round, fb[i].size);
@@ -282,13 +286,11 @@ static void vblank_handler(int fd, unsigned int seq, unsigned int sec,
 static void vblank_client(void)
 {
 	drmEventContext ev = { .version = 2, .vblank_handler = vblank_handler };
-	int fd, got = 0, told = 0;
+	int fd, got = 0;
 
 	fd = atomkms_open();
-	if (fd < 0) {
-		tell_ready('F');
-		hold();
-	}
+	if (fd < 0)
+		broken();
 	for (;;) {
 		drmVBlank vbl = { 0 };
 		int i;
@@ -299,19 +301,13 @@ static void vblank_client(void)
 			vbl.request.sequence = i;
 			vbl.request.signal = (unsigned long)&got;
 			if (drmWaitVBlank(fd, &vbl) && errno != EINVAL)
-				goto gone;
+				gone();
 		}
 		if (wait_event(fd, &ev, 500) < 0)
-			goto gone;
-		if (got && !told) {
-			tell_ready('r');
-			told = 1;
-		}
+			gone();
+		if (got)
+			ready();
 	}
-gone:
-	if (!told)
-		tell_ready('r');
-	hold();
 }
 
 static pid_t kids[MAX_KIDS];
