@@ -177,7 +177,41 @@ struct atomkms_params {
 	u32 pref_width, pref_height;
 };
 
+/**
+ * struct atomkms_config - a topology as configfs describes it (vkms's
+ * layout: objects in the order they were made, routes as masks of them)
+ * @num_planes: entries of @planes
+ * @num_crtcs: entries of @crtcs
+ * @num_encoders: entries of @encoders
+ * @num_connectors: entries of @connectors
+ * @planes: @type (enum atomkms_topo_plane_type) and @possible_crtcs
+ * @crtcs: @writeback (it has a writeback connector) and @refresh (Hz of
+ *         the preferred mode of the connectors it drives)
+ * @encoders: @possible_crtcs
+ * @connectors: @possible_encoders and @connected
+ */
+struct atomkms_config {
+	u32 num_planes, num_crtcs, num_encoders, num_connectors;
+	struct {
+		u8 type;
+		u32 possible_crtcs;
+	} planes[ATOMKMS_TOPO_MAX_PLANES];
+	struct {
+		bool writeback;
+		u16 refresh;
+	} crtcs[ATOMKMS_TOPO_MAX_CRTCS];
+	struct {
+		u32 possible_crtcs;
+	} encoders[ATOMKMS_TOPO_MAX_ENCODERS];
+	struct {
+		u32 possible_encoders;
+		bool connected;
+	} connectors[ATOMKMS_TOPO_MAX_CONNECTORS];
+};
+
 int atomkms_topology_from_params(const struct atomkms_params *p,
+				 struct atomkms_topology *t, const char **why);
+int atomkms_topology_from_config(const struct atomkms_config *c,
 				 struct atomkms_topology *t, const char **why);
 int atomkms_topology_validate(const struct atomkms_topology *t,
 			      const char **why);

@@ -221,6 +221,161 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 	return 0;
 }
 
+/* The lowest set bit of nonzero @mask. */
+static u32 atomkms_topo_first(u32 mask)
+{
+	u32 i = 0;
+
+	while (!(mask & BIT(i)))
+		i++;
+	return i;
+}
+
+/* What from_config() refuses before it builds anything. */
+static const char *atomkms_config_check(const struct atomkms_config *c)
+{
+	u32 crtcs, i;
+
+	if (c->num_crtcs < 1 || c->num_crtcs > ATOMKMS_TOPO_MAX_CRTCS)
+		return "crtcs: 1 to 8";
+	if (c->num_planes > ATOMKMS_TOPO_MAX_PLANES)
+		return "planes: at most 32 in all (DRM's plane masks are 32 bits)";
+	if (c->num_encoders > ATOMKMS_TOPO_MAX_ENCODERS)
+		return "encoders: at most 16";
+	if (c->num_connectors > ATOMKMS_TOPO_MAX_CONNECTORS)
+		return "connectors: at most 16";
+	crtcs = atomkms_topo_crtc_mask(c->num_crtcs);
+	for (i = 0; i < c->num_planes; i++)
+		if (!c->planes[i].possible_crtcs ||
+		    (c->planes[i].possible_crtcs & ~crtcs))
+			return "planes: each needs a possible CRTC, and they must exist";
+	for (i = 0; i < c->num_encoders; i++)
+		if (!c->encoders[i].possible_crtcs ||
+		    (c->encoders[i].possible_crtcs & ~crtcs))
+			return "encoders: each needs a possible CRTC, and they must exist";
+	for (i = 0; i < c->num_connectors; i++) {
+		u32 e = c->connectors[i].possible_encoders;
+
+		if (!e || (e & (e - 1)) || e >> c->num_encoders)
+			return "connectors: each needs exactly one possible encoder";
+	}
+	return NULL;
+}
+
+/*
+ * The planes of configuration @c, pipe by pipe (a plane's pipe is its
+ * first possible CRTC), in the order they were made within a pipe; each
+ * CRTC's first primary and first cursor plane are its own.
+ */
+static void atomkms_config_planes(const struct atomkms_config *c,
+				  struct atomkms_topology *t)
+{
+	u32 overlays = 0, i, k;
+
+	for (k = 0; k < c->num_planes; k++)
+		overlays += c->planes[k].type == ATOMKMS_TOPO_OVERLAY;
+	for (i = 0; i < c->num_crtcs; i++) {
+		struct atomkms_topo_crtc *crtc = &t->crtcs[i];
+		u32 zpos = 1;
+
+		crtc->primary = ATOMKMS_TOPO_NONE;
+		crtc->cursor = ATOMKMS_TOPO_NONE;
+		crtc->lut_size = ATOMKMS_TOPO_LUT_SIZE;
+		for (k = 0; k < c->num_planes; k++) {
+			u32 mask = c->planes[k].possible_crtcs, z = 0;
+			u32 zmin = 0, zmax = 0;
+			int smin = ATOMKMS_TOPO_SCALE_ONE / 4;
+			int smax = ATOMKMS_TOPO_SCALE_ONE * 4;
+			u8 type = c->planes[k].type, p;
+
+			if (atomkms_topo_first(mask) != i)
+				continue;
+			if (type == ATOMKMS_TOPO_OVERLAY) {
+				z = zpos++;
+				zmin = 1;
+				zmax = overlays;
+			} else if (type == ATOMKMS_TOPO_CURSOR) {
+				z = overlays + 1;
+				zmin = z;
+				zmax = z;
+				smin = ATOMKMS_TOPO_SCALE_ONE;
+				smax = ATOMKMS_TOPO_SCALE_ONE;
+			}
+			p = atomkms_topo_add_plane(t, type, i, mask, z, zmin,
+						   zmax, smin, smax);
+			if (type == ATOMKMS_TOPO_PRIMARY &&
+			    crtc->primary == ATOMKMS_TOPO_NONE)
+				crtc->primary = p;
+			if (type == ATOMKMS_TOPO_CURSOR &&
+			    crtc->cursor == ATOMKMS_TOPO_NONE)
+				crtc->cursor = p;
+		}
+	}
+}
+
+/**
+ * atomkms_topology_from_config - the topology of a configfs device
+ * @c: the configuration
+ * @t: filled in
+ * @why: on error, which rule the configuration breaks
+ *
+ * Planes and encoders are listed pipe by pipe (an object's pipe is its
+ * first possible CRTC), each CRTC's writeback encoder after its display
+ * encoders; connectors keep their order, each with the monitor of the
+ * module parameters' default (1920x1080 preferred, up to 4096x2160) at
+ * the refresh of its encoder's first CRTC. Overlays get zpos 1 up, pipe by
+ * pipe, each movable over them all; cursors sit above. Planes scale by
+ * 1/4 to 4 (cursors not at all). The result is not validated: call
+ * atomkms_topology_validate(), which names what a bad configuration
+ * breaks (a CRTC without a primary plane, a plane on a CRTC not its own).
+ *
+ * Return: 0, or -EINVAL if @c cannot make a topology at all.
+ */
+int atomkms_topology_from_config(const struct atomkms_config *c,
+				 struct atomkms_topology *t, const char **why)
+{
+	const char *err = atomkms_config_check(c);
+	u8 enc_of[ATOMKMS_TOPO_MAX_ENCODERS];
+	u32 i, e;
+
+	memset(t, 0, sizeof(*t));
+	if (err) {
+		*why = err;
+		return -ATOMKMS_EINVAL;
+	}
+	t->num_crtcs = c->num_crtcs;
+	atomkms_config_planes(c, t);
+	for (i = 0; i < c->num_crtcs; i++) {
+		for (e = 0; e < c->num_encoders; e++) {
+			u32 mask = c->encoders[e].possible_crtcs;
+
+			if (atomkms_topo_first(mask) != i)
+				continue;
+			enc_of[e] = atomkms_topo_add_encoder(t,
+							     ATOMKMS_TOPO_ENC_VIRTUAL,
+							     i);
+			t->encoders[enc_of[e]].possible_crtcs = mask;
+		}
+		if (c->crtcs[i].writeback)
+			atomkms_topo_add_encoder(t, ATOMKMS_TOPO_ENC_WRITEBACK, i);
+	}
+	for (i = 0; i < c->num_connectors; i++) {
+		struct atomkms_topo_connector *tc = &t->connectors[i];
+
+		e = atomkms_topo_first(c->connectors[i].possible_encoders);
+		*tc = (struct atomkms_topo_connector){
+			.encoder = enc_of[e],
+			.connected = c->connectors[i].connected,
+			.pref_width = 1920, .pref_height = 1080,
+			.max_width = 4096, .max_height = 2160,
+			.refresh = c->crtcs[t->encoders[enc_of[e]].pipe].refresh,
+		};
+	}
+	t->num_connectors = c->num_connectors;
+	atomkms_topo_writeback_clones(t);
+	return 0;
+}
+
 /* The rules. Each returns NULL, or what is wrong. */
 
 static const char *atomkms_topo_check_counts(const struct atomkms_topology *t)

@@ -341,11 +341,131 @@ static void test_rules(void)
 		"one writeback connector per CRTC");
 }
 
+/* A vkms-like configuration: per CRTC a primary, @ovl overlays, a cursor. */
+static struct atomkms_config config(u32 crtcs, u32 ovl, bool writeback)
+{
+	struct atomkms_config c = { .num_crtcs = crtcs };
+	u32 i, j;
+
+	for (i = 0; i < crtcs; i++) {
+		c.crtcs[i].writeback = writeback;
+		c.crtcs[i].refresh = 60;
+		c.planes[c.num_planes].type = ATOMKMS_TOPO_PRIMARY;
+		c.planes[c.num_planes++].possible_crtcs = BIT(i);
+		for (j = 0; j < ovl; j++) {
+			c.planes[c.num_planes].type = ATOMKMS_TOPO_OVERLAY;
+			c.planes[c.num_planes++].possible_crtcs = BIT(i);
+		}
+		c.planes[c.num_planes].type = ATOMKMS_TOPO_CURSOR;
+		c.planes[c.num_planes++].possible_crtcs = BIT(i);
+		c.encoders[c.num_encoders++].possible_crtcs = BIT(i);
+		c.connectors[c.num_connectors].connected = true;
+		c.connectors[c.num_connectors++].possible_encoders = BIT(i);
+	}
+	return c;
+}
+
+static void test_config(void)
+{
+	struct atomkms_params p = defaults();
+	struct atomkms_topology t, want;
+	struct atomkms_config c;
+	const char *why = "";
+	u32 i;
+
+	/* The default device, described the configfs way: the same topology. */
+	p.num_overlays = 1;
+	c = config(1, 1, true);
+	CHECK(!atomkms_topology_from_params(&p, &want, &why), "params: %s", why);
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "config: %s", why);
+	CHECK(!memcmp(&t, &want, sizeof(t)),
+	      "one CRTC: the configuration's topology is the parameters'");
+
+	/* Made in any order, listed pipe by pipe; each CRTC finds its own. */
+	c = config(3, 2, true);
+	c.planes[0] = c.planes[c.num_planes - 1];	/* CRTC 2's cursor first */
+	c.planes[c.num_planes - 1] = (typeof(c.planes[0])){
+		ATOMKMS_TOPO_PRIMARY, BIT(0) };
+	c.crtcs[1].refresh = 144;
+	c.encoders[1].possible_crtcs = 0x6;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "shuffled: %s", why);
+	for (i = 0; i < 3; i++) {
+		CHECK(t.planes[t.crtcs[i].primary].type == ATOMKMS_TOPO_PRIMARY &&
+		      t.planes[t.crtcs[i].primary].possible_crtcs == BIT(i) &&
+		      t.planes[t.crtcs[i].cursor].type == ATOMKMS_TOPO_CURSOR &&
+		      t.planes[t.crtcs[i].cursor].possible_crtcs == BIT(i),
+		      "CRTC %u: its own primary and cursor", i);
+		CHECK(t.planes[t.crtcs[i].cursor].zpos == 7,
+		      "CRTC %u: the cursor above all 6 overlays", i);
+	}
+	CHECK(t.num_planes == 12 && t.num_encoders == 6 &&
+	      t.num_connectors == 3, "12 planes, 6 encoders, 3 connectors");
+	CHECK(t.connectors[1].refresh == 144 &&
+	      t.encoders[t.connectors[1].encoder].possible_crtcs == 0x6,
+	      "connector 1: its encoder on CRTCs 1 and 2, at CRTC 1's rate");
+	i = (u32)atomkms_topology_writeback(&t, 1);
+	CHECK(t.encoders[i].possible_clones & BIT(t.connectors[1].encoder),
+	      "a writeback connector clones the displays of its CRTC");
+
+	c = config(1, 0, false);
+	c.num_crtcs = 0;
+	REFUSED("no CRTC", atomkms_topology_from_config(&c, &t, &why),
+		"crtcs: 1 to 8");
+	c = config(2, 0, false);
+	c.planes[0].possible_crtcs = 0;
+	REFUSED("a plane on no CRTC", atomkms_topology_from_config(&c, &t, &why),
+		"planes: each needs a possible CRTC");
+	c = config(2, 0, false);
+	c.encoders[0].possible_crtcs = BIT(2);
+	REFUSED("an encoder on a CRTC that is not", atomkms_topology_from_config(&c, &t, &why),
+		"encoders: each needs a possible CRTC");
+	c = config(2, 0, false);
+	c.connectors[0].possible_encoders = 0x3;
+	REFUSED("two encoders", atomkms_topology_from_config(&c, &t, &why),
+		"exactly one possible encoder");
+	c.connectors[0].possible_encoders = 0;
+	REFUSED("no encoder", atomkms_topology_from_config(&c, &t, &why),
+		"exactly one possible encoder");
+
+	c = config(2, 0, false);
+	c.planes[0].possible_crtcs = 0x3;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("a primary on two CRTCs", atomkms_topology_validate(&t, &why),
+		"each has a primary plane of its own");
+	c = config(2, 0, false);
+	c.planes[2].type = ATOMKMS_TOPO_OVERLAY;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("a CRTC without a primary", atomkms_topology_validate(&t, &why),
+		"each has a primary plane of its own");
+	c = config(1, 0, false);
+	c.planes[1].type = ATOMKMS_TOPO_PRIMARY;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("two primaries", atomkms_topology_validate(&t, &why),
+		"every primary and cursor plane belongs to one CRTC");
+	c = config(2, 0, false);
+	c.num_connectors = 1;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("an encoder without a connector", atomkms_topology_validate(&t, &why),
+		"each Virtual encoder has a connector");
+	c = config(2, 0, false);
+	c.connectors[1].possible_encoders = BIT(0);
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("two connectors on one encoder", atomkms_topology_validate(&t, &why),
+		"an encoder of its own");
+	c = config(1, 0, false);
+	c.crtcs[0].refresh = 0;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("0 Hz", atomkms_topology_validate(&t, &why), "refresh must be 1 to 1000");
+}
+
 int main(void)
 {
 	test_every_combination();
 	test_values();
 	test_bad_params();
 	test_rules();
+	test_config();
 	return check_done("test_topology");
 }
