@@ -91,6 +91,11 @@ static unsigned int pref_height = 1080;
 module_param(pref_height, uint, 0444);
 MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
 
+static bool create_default_dev = true;
+module_param(create_default_dev, bool, 0444);
+MODULE_PARM_DESC(create_default_dev,
+		 "Create the device the other parameters describe (default on; off, devices come from configfs)");
+
 static struct platform_device *atomkms_pdev;
 
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
@@ -338,6 +343,32 @@ static struct platform_driver atomkms_platform_driver = {
 	},
 };
 
+/**
+ * atomkms_device_create - an atomkms device with a validated topology
+ * @topo: the topology, copied into the platform data
+ * @id: the platform device's id (%PLATFORM_DEVID_NONE for the default
+ *      device, %PLATFORM_DEVID_AUTO for configfs's)
+ *
+ * Return: the platform device, bound to the driver, or an ERR_PTR():
+ * -ENODEV when the probe failed (it says why in the kernel log).
+ */
+struct platform_device *atomkms_device_create(const struct atomkms_topology *topo,
+					      int id)
+{
+	struct platform_device *pdev;
+
+	pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME, id,
+					     topo, sizeof(*topo));
+	if (IS_ERR(pdev))
+		return pdev;
+	if (!platform_get_drvdata(pdev)) {
+		/* Probe failed: say so now rather than sit idle. */
+		platform_device_unregister(pdev);
+		return ERR_PTR(-ENODEV);
+	}
+	return pdev;
+}
+
 static int __init atomkms_init(void)
 {
 	struct atomkms_params params = {
@@ -379,23 +410,21 @@ static int __init atomkms_init(void)
 	if (ret)
 		goto err_commit;
 
-	/* The platform data is a copy of the topology. */
-	atomkms_pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME,
-						     PLATFORM_DEVID_NONE,
-						     topo, sizeof(*topo));
-	if (IS_ERR(atomkms_pdev)) {
-		ret = PTR_ERR(atomkms_pdev);
+	ret = atomkms_configfs_init();
+	if (ret)
 		goto err_driver;
-	}
-	if (!platform_get_drvdata(atomkms_pdev)) {
-		/* Probe failed: say so at load time rather than sit idle. */
-		platform_device_unregister(atomkms_pdev);
-		ret = -ENODEV;
-		goto err_driver;
+	if (create_default_dev) {
+		atomkms_pdev = atomkms_device_create(topo, PLATFORM_DEVID_NONE);
+		if (IS_ERR(atomkms_pdev)) {
+			ret = PTR_ERR(atomkms_pdev);
+			goto err_configfs;
+		}
 	}
 	kfree(topo);
 	return 0;
 
+err_configfs:
+	atomkms_configfs_exit();
 err_driver:
 	platform_driver_unregister(&atomkms_platform_driver);
 err_commit:
@@ -407,7 +436,10 @@ err_topo:
 
 static void __exit atomkms_exit(void)
 {
-	platform_device_unregister(atomkms_pdev);
+	/* No configfs device is left: each pins the module. */
+	atomkms_configfs_exit();
+	if (atomkms_pdev)
+		platform_device_unregister(atomkms_pdev);
 	platform_driver_unregister(&atomkms_platform_driver);
 	/* What commit workers still hold may release a device: module code. */
 	atomkms_commit_exit();

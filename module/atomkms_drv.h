@@ -248,6 +248,17 @@ void atomkms_out_fence_exit(void);
 
 /* atomkms_output.c */
 int atomkms_output_create(struct atomkms_device *akdev, unsigned int index);
+void atomkms_output_set_connected(struct atomkms_device *akdev,
+				  unsigned int index, bool connected);
+
+/* atomkms_drv.c */
+struct platform_device;
+struct platform_device *atomkms_device_create(const struct atomkms_topology *topo,
+					      int id);
+
+/* atomkms_configfs.c */
+int atomkms_configfs_init(void);
+void atomkms_configfs_exit(void);
 int atomkms_output_routing(struct atomkms_device *akdev);
 
 #endif /* ATOMKMS_DRV_H */

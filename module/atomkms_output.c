@@ -148,6 +148,30 @@ static int atomkms_connector_detect(struct drm_connector *connector,
 	       connector_status_connected : connector_status_disconnected;
 }
 
+/**
+ * atomkms_output_set_connected - plug or unplug a monitor
+ * @akdev: the device
+ * @index: the connector's index in the topology
+ * @connected: plugged in
+ *
+ * Probes the connector again, so that its status and modes are current
+ * for clients that read them without probing, then sends a hotplug event
+ * naming it (a uevent with CONNECTOR=, and the DRM clients' hotplug).
+ */
+void atomkms_output_set_connected(struct atomkms_device *akdev,
+				  unsigned int index, bool connected)
+{
+	struct drm_device *drm = &akdev->drm;
+	struct drm_connector *connector = &akdev->outputs[index]->connector;
+
+	mutex_lock(&drm->mode_config.mutex);
+	akdev->topo.connectors[index].connected = connected;
+	connector->funcs->fill_modes(connector, drm->mode_config.max_width,
+				     drm->mode_config.max_height);
+	mutex_unlock(&drm->mode_config.mutex);
+	drm_kms_helper_connector_hotplug_event(connector);
+}
+
 static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = {
 	.get_modes = atomkms_connector_get_modes,
 	.detect_ctx = atomkms_connector_detect,
