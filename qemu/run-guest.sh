@@ -181,8 +181,10 @@ rc=$(cat "$out/rc")
 # object, while a kmemleak that switched itself off fails the run),
 # fault injection's "forcing a failure"
 # (the jobs set verbose=1: one line, no stack), and KUnit's test taint
-# (T, 262144; failed KUnit cases fail the job that ran them).
-bad=$(grep -E 'WARNING:|BUG[: ]|Oops|general protection|Call Trace|lockdep|circular locking|possible recursive locking|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|blocked for more than|tainting kernel|taints kernel|UBSAN|ODEBUG: .*object type|ODEBUG: Out of memory|unreferenced object|kmemleak: .*disabled|kmemleak: Cannot allocate a kmemleak_object|turning off the locking correctness validator|debug_locks' \
+# (T, 262144; failed KUnit cases fail the job that ran them). A commit
+# whose state was never latched ("flip_done timed out", the DRM core's
+# 10 s wait) is a lost event: a driver bug, though only an *ERROR* line.
+bad=$(grep -E 'WARNING:|BUG[: ]|Oops|general protection|Call Trace|lockdep|circular locking|possible recursive locking|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|blocked for more than|tainting kernel|taints kernel|UBSAN|ODEBUG: .*object type|ODEBUG: Out of memory|unreferenced object|kmemleak: .*disabled|kmemleak: Cannot allocate a kmemleak_object|turning off the locking correctness validator|debug_locks|flip_done timed out|hw_done timed out|commit wait timed out' \
 	"$out/dmesg.txt" "$out/console.log" "$out"/kmemleak*.txt 2>/dev/null |
 	grep -vE 'RCU lockdep checking is enabled|loading out-of-tree module taints kernel|loading test module taints kernel|module verification failed: signature and/or required key missing - tainting kernel')
 # Taint bits other than O (4096, out-of-tree), E (8192, unsigned) and,

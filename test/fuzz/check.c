@@ -117,6 +117,9 @@ static bool klog_bad(const char *s)
 		"Call Trace", "lockdep", "circular locking",
 		"possible recursive locking", "KASAN", "UBSAN", "ODEBUG",
 		"blocked for more than", "soft lockup",
+		/* A commit whose state was never latched: a lost event. */
+		"flip_done timed out", "hw_done timed out",
+		"commit wait timed out",
 	};
 	size_t i;
 
