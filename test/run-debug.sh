@@ -6,12 +6,15 @@
 # Usage: test/run-debug.sh short   make check's debug stage: one guest boot
 #                                  with our guest tests, the KUnit suites, a
 #                                  short fuzzer run, one pass of fault
-#                                  injection and a short lifecycle run
+#                                  injection and a short lifecycle run; a
+#                                  second one (the clients image) with 3
+#                                  lifecycle cycles under weston
 #        test/run-debug.sh full    make check-debug: the unit tests under
 #                                  ASan and UBSan, the same guest parts at
 #                                  full length (fuzzer 100,000 operations,
-#                                  lifecycle 100 cycles), the guest tests at
-#                                  3 CRTCs, and test/igt/debug.list
+#                                  lifecycle 100 cycles, 20 under weston),
+#                                  the guest tests at 3 CRTCs, and
+#                                  test/igt/debug.list
 # Prints each part's "NAME: N passed, N failed" line; guest logs stay in
 # build/guest/debug-*.
 set -u
@@ -21,13 +24,20 @@ mode=${1:-short}
 log=build/check
 mkdir -p "$log"
 
-# guest NAME TIMEOUT PARAMS COMMAND...: one debug-kernel guest, its output's
-# count lines, and one failure more when the run itself failed (a hang, an
-# oops, a dirty kernel log: exit 124-126) or printed no count line.
+# guest NAME TIMEOUT PARAMS [OPTION...] -- COMMAND...: one debug-kernel
+# guest (OPTIONs: qemu/run-guest.sh's), its output's count lines, and one
+# failure more when the run itself failed (a hang, an oops, a dirty kernel
+# log: exit 124-126) or printed no count line.
 guest() {
-	name=$1 timeout=$2 params=$3
+	name=$1 timeout=$2 params=$3 opts=
 	shift 3
-	flock /tmp/atomkms-guest.lock qemu/run-guest.sh --kernel debug \
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts="$opts $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	flock /tmp/atomkms-guest.lock qemu/run-guest.sh --kernel debug $opts \
 		--name "$name" --params "$params" --timeout "$timeout" -- "$@"
 	rc=$?
 	grep -E '^(=== |not ok|kmemleak after)|: FAIL|: [0-9]+ passed, [0-9]+ failed' \
@@ -42,7 +52,9 @@ guest() {
 run() {
 case $mode in
 short)
-	guest debug 1500 "" sh qemu/jobs/debug-stage.sh /host/build/guest/debug short
+	guest debug 1500 "" -- sh qemu/jobs/debug-stage.sh /host/build/guest/debug short
+	guest debug-weston 900 "" --image clients --no-module -- \
+		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-weston 3 3
 	;;
 full)
 	echo "== unit tests under ASan and UBSan"
@@ -51,10 +63,12 @@ full)
 	# One guest a part: a hang costs only its part, and the guest lock is
 	# free between parts. Timeouts: about twice each part's measured time.
 	for p in fuzz:4200 lifecycle:3000 fault-inject:4800 guest-tests:900 kunit:600; do
-		guest "debug-full-${p%%:*}" "${p#*:}" "" sh qemu/jobs/debug-stage.sh \
+		guest "debug-full-${p%%:*}" "${p#*:}" "" -- sh qemu/jobs/debug-stage.sh \
 			"/host/build/guest/debug-full-${p%%:*}" full "${p%%:*}"
 	done
-	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" \
+	guest debug-full-weston 3000 "" --image clients --no-module -- \
+		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-full-weston 20
+	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" -- \
 		sh qemu/jobs/debug-stage.sh /host/build/guest/debug-3crtc full guest-tests
 	echo "== igt (test/igt/debug.list, debug kernel)"
 	GUEST_KERNEL=debug IGT_GUEST_TIMEOUT=5400 test/run-igt.sh test/igt/debug.list igt-debug ""

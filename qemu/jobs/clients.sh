@@ -42,27 +42,10 @@ result() {
 	fi
 }
 
-# Wait up to $2 seconds for the command $1 to succeed.
-wait_for() {
-	t=0
-	while ! eval "$1" > /dev/null 2>&1; do
-		t=$((t + 1))
-		[ $t -le "$2" ] || return 1
-		sleep 1
-	done
-}
-
-# Stop process $1 and wait for it, and for its DRM master (held through
-# seatd) to be gone: a client that is not master cannot commit.
-stop() {
-	kill "$1" 2> /dev/null
-	wait "$1" 2> /dev/null
-	wait_for "! awk '\$4 == \"y\"' /sys/kernel/debug/dri/0/clients | grep -q ." 10 ||
-		echo "# a DRM master is still there: $(cat /sys/kernel/debug/dri/0/clients | tr '\n' ' ')"
-}
-
-# Compositors hear about outputs and seats through udev and libseat.
+# Compositors hear about outputs and seats through udev and libseat;
+# weston.sh: wait_for, weston_start, stop.
 . /host/qemu/jobs/seat.sh
+. /host/qemu/jobs/weston.sh
 
 info=$(/host/build/bin/atomkms-info)
 crtc=$(echo "$info" | sed -n 's/^  crtc \([0-9]*\) (index 0).*/\1/p')
@@ -96,12 +79,8 @@ result edid $rc "$n EDIDs parsed by libdisplay-info ($(grep -h -E '^ *(Manufactu
 	sed 's/^ *//' | tr '\n' ',' | sed 's/,$//; s/,/, /g'))"
 
 # --- weston
-weston --backend=drm --renderer=pixman --debug --continue-without-input \
-	--socket=wayland-weston --config="$cfg/weston.ini" \
-	--log="$out/weston.log" > "$out/weston.out" 2>&1 &
-wp=$!
 detail=
-if wait_for "test -S $XDG_RUNTIME_DIR/wayland-weston" 60; then
+if weston_start "$out" weston; then
 	export WAYLAND_DISPLAY=wayland-weston
 	weston-flower > "$out/weston-flower.log" 2>&1 &
 	# The flower's first frame, then two identical frames in a row.

@@ -7,8 +7,11 @@
 # pending vblank events), which are killed mid-flight; each new device
 # must pass a smoke test (a mode set, flips with events, a CRC) and the
 # kernel log must stay clean (build/bin/lifecycle, test/debug/lifecycle.c).
-# Run with --no-module: the test loads atomkms itself. Weston is not among
-# the clients: it lives in the clients image, this runs in the igt one.
+# Run with --no-module: the test loads atomkms itself. Weston, which lives
+# in the clients image (this runs in the igt one), has a guest of its own:
+# qemu/jobs/lifecycle-weston.sh runs such cycles with weston holding the
+# device (unbind under it, bind while it holds the old device, rmmod
+# refused while it lives).
 #
 # Usage (in the guest): qemu/jobs/lifecycle.sh OUTDIR [CYCLES [PARAMS]]
 #   CYCLES defaults to 10; KO=path overrides the module (default: the

@@ -1,0 +1,51 @@
+# Sourced by guest jobs that run weston on atomkms (qemu/jobs/clients.sh,
+# lifecycle-weston.sh), after qemu/jobs/seat.sh:
+#
+#   wait_for CMD SECONDS   wait up to SECONDS seconds for CMD to succeed
+#   weston_start DIR NAME  start weston as the clients stage runs it (DRM
+#                          backend, pixman, --debug for weston-screenshooter,
+#                          no input devices, test/clients/weston.ini: a still
+#                          desktop of colour 0x204080) on the socket
+#                          wayland-weston, log in DIR/NAME.log, its pid in
+#                          $wp; fails if the socket is not there in 60 s
+#   stop PID               stop a process (SIGTERM; SIGKILL after 20 s) and
+#                          wait for it, and for its DRM master (held through
+#                          seatd) to be gone: a client that is not master
+#                          cannot commit; its exit status in $stop_rc
+wait_for() {
+	wf_end=$(($(date +%s) + $2))
+	while ! eval "$1" > /dev/null 2>&1; do
+		[ "$(date +%s)" -lt $wf_end ] || return 1
+		sleep 0.2
+	done
+}
+
+weston_start() {
+	rm -f "$XDG_RUNTIME_DIR/wayland-weston" "$XDG_RUNTIME_DIR/wayland-weston.lock"
+	weston --backend=drm --renderer=pixman --debug --continue-without-input \
+		--socket=wayland-weston --config=/host/test/clients/weston.ini \
+		--log="$1/$2.log" > "$1/$2.out" 2>&1 &
+	wp=$!
+	wait_for "test -S $XDG_RUNTIME_DIR/wayland-weston" 60
+}
+
+# The DRM masters of atomkms's devices, from their debugfs (under the
+# debug kernel vgem's device is there too).
+atomkms_masters() {
+	for d in $(grep -l '^atomkms ' /sys/kernel/debug/dri/[0-9]*/name 2> /dev/null); do
+		awk '$4 == "y"' "${d%/name}/clients"
+	done | grep .
+}
+
+stop() {
+	kill "$1" 2> /dev/null
+	if ! wait_for "! kill -0 $1 || grep -q '^[^)]*) Z' /proc/$1/stat" 20; then
+		echo "# pid $1 ($(cat "/proc/$1/comm")) ignored SIGTERM for 20 s: SIGKILL; its kernel stack:"
+		sed 's/^/#   /' "/proc/$1/stack"
+		kill -9 "$1"
+	fi
+	wait "$1" 2> /dev/null
+	stop_rc=$?
+	wait_for "! atomkms_masters" 10 ||
+		echo "# a DRM master is still there: $(atomkms_masters | tr '\n' ' ')"
+}
