@@ -31,28 +31,8 @@
 
 #define ROOT "/sys/kernel/config/atomkms"
 
-static char path_buf[8][512];
-static unsigned int path_next;
-
-/* ROOT/fmt..., in one of a few static buffers. */
-static const char *P(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *P(const char *fmt, ...)
-{
-	char *s = path_buf[path_next++ % 8];
-	int n = snprintf(s, sizeof(path_buf[0]), "%s/", ROOT);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s + n, sizeof(path_buf[0]) - n, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-/* 0 or -errno of a write of @val to @path. */
-static int put(const char *path, const char *val)
-{
-	return write_str(path, val);
-}
+/* ROOT/fmt..., in one of tap.h's sf() buffers. */
+#define P(fmt, ...) sf(ROOT "/" fmt, ##__VA_ARGS__)
 
 static int mk(const char *path)
 {
@@ -148,7 +128,7 @@ static int build(const char *const *script)
 		else if (n == 3 && !strcmp(op, "ln"))
 			ret = ln(a, b);
 		else if (n == 3 && !strcmp(op, "put"))
-			ret = put(P("%s", a), b);
+			ret = write_str(P("%s", a), b);
 		else
 			ret = -EINVAL;
 		if (ret)
@@ -163,7 +143,7 @@ static void teardown(const char *dev)
 	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };
 	unsigned int k;
 
-	put(P("%s/enabled", dev), "0");
+	write_str(P("%s/enabled", dev), "0");
 	for (k = 0; k < 4; k++) {
 		DIR *d = opendir(P("%s/%s", dev, kinds[k]));
 		struct dirent *e;
@@ -224,14 +204,14 @@ static const char *const one_crtc[] = {
 static void test_bad_writes(void)
 {
 	want(mk(P("atomkms")), -EINVAL, "the default device's name is taken");
-	want(put(P("d1/planes/p0/type"), "3"), -EINVAL, "plane type 3");
-	want(put(P("d1/planes/p0/type"), "primary"), -EINVAL, "plane type as a word");
-	want(put(P("d1/connectors/n0/status"), "0"), -EINVAL, "status 0");
-	want(put(P("d1/connectors/n0/status"), "3"), -EINVAL, "status 3 (unknown)");
-	want(put(P("d1/crtcs/c0/refresh"), "0"), -EINVAL, "refresh 0 Hz");
-	want(put(P("d1/crtcs/c0/refresh"), "1001"), -EINVAL, "refresh 1001 Hz");
-	want(put(P("d1/crtcs/c0/writeback"), "2"), -EINVAL, "writeback 2");
-	want(put(P("d1/enabled"), "maybe"), -EINVAL, "enabled maybe");
+	want(write_str(P("d1/planes/p0/type"), "3"), -EINVAL, "plane type 3");
+	want(write_str(P("d1/planes/p0/type"), "primary"), -EINVAL, "plane type as a word");
+	want(write_str(P("d1/connectors/n0/status"), "0"), -EINVAL, "status 0");
+	want(write_str(P("d1/connectors/n0/status"), "3"), -EINVAL, "status 3 (unknown)");
+	want(write_str(P("d1/crtcs/c0/refresh"), "0"), -EINVAL, "refresh 0 Hz");
+	want(write_str(P("d1/crtcs/c0/refresh"), "1001"), -EINVAL, "refresh 1001 Hz");
+	want(write_str(P("d1/crtcs/c0/writeback"), "2"), -EINVAL, "writeback 2");
+	want(write_str(P("d1/enabled"), "maybe"), -EINVAL, "enabled maybe");
 	want(ln("d1/planes/p0/possible_crtcs", "d1/encoders/e0"), -EINVAL,
 	     "a plane's possible CRTC is an encoder");
 	want(ln("d1/connectors/n0/possible_encoders", "d1/crtcs/c0"), -EINVAL,
@@ -239,12 +219,12 @@ static void test_bad_writes(void)
 	want(mk(P("d1/bogus")), -EPERM, "no such group");
 
 	/* CRTC 1 without a primary plane: refused, then put right. */
-	put(P("d1/planes/p1/type"), "0");
-	want(put(P("d1/enabled"), "1"), -EINVAL,
+	write_str(P("d1/planes/p1/type"), "0");
+	want(write_str(P("d1/enabled"), "1"), -EINVAL,
 	     "enabled with a CRTC that has no primary plane");
-	put(P("d1/planes/p1/type"), "1");
+	write_str(P("d1/planes/p1/type"), "1");
 	ln("d1/connectors/n0/possible_encoders", "d1/encoders/e1");
-	want(put(P("d1/enabled"), "1"), -EINVAL,
+	want(write_str(P("d1/enabled"), "1"), -EINVAL,
 	     "enabled with a connector on two encoders");
 	unln("d1/connectors/n0/possible_encoders", "e1");
 }
@@ -339,7 +319,7 @@ static void test_hotplug(int fd)
 	conn = res->connectors[1];
 
 	t0 = mono_now();
-	want(put(P("d1/connectors/n1/status"), "1"), 0, "plug: status 1 on an enabled device");
+	want(write_str(P("d1/connectors/n1/status"), "1"), 0, "plug: status 1 on an enabled device");
 	lat = uevent_wait(s, conn, 3000, t0);
 	check(lat >= 0, "plug: a drm HOTPLUG uevent naming the connector",
 	      "none in 3 s");
@@ -352,7 +332,7 @@ static void test_hotplug(int fd)
 	drmModeFreeConnector(c);
 
 	t0 = mono_now();
-	want(put(P("d1/connectors/n1/status"), "2"), 0, "unplug: status 2");
+	want(write_str(P("d1/connectors/n1/status"), "2"), 0, "unplug: status 2");
 	lat = uevent_wait(s, conn, 3000, t0);
 	check(lat >= 0, "unplug: a drm HOTPLUG uevent naming the connector",
 	      "none in 3 s");
@@ -440,9 +420,10 @@ static void test_random(unsigned int seed, unsigned int ops)
 			ret = unln(sf("%s/%s", dir, k == 3 ? "possible_encoders" :
 				      "possible_crtcs"), sf("%u", (unsigned int)rand() % 4));
 		else if (r < 9)
-			ret = put(P(attrs[rand() % 4], n), values[rand() % 8]);
+			ret = write_str(P("d3/%s", sf(attrs[rand() % 4], n)),
+					values[rand() % 8]);
 		else
-			ret = put(P("d3/enabled"), (enabled = !enabled) ? "1" : "0");
+			ret = write_str(P("d3/enabled"), (enabled = !enabled) ? "1" : "0");
 		made += r == 9 && enabled && !ret;
 		/* What a configfs write may answer, and nothing else. */
 		if (ret && ret != -EINVAL && ret != -EBUSY && ret != -ENOENT &&
@@ -484,7 +465,7 @@ int main(int argc, char **argv)
 	test_bad_writes();
 	check(atomkms_cards() == before, "no card before enabled", "a card appeared");
 
-	want(put(P("d1/enabled"), "1"), 0, "enabled");
+	want(write_str(P("d1/enabled"), "1"), 0, "enabled");
 	d1 = atomkms_cards() & ~before;
 	fd = open_card(d1);
 	check(fd >= 0, "one new atomkms card", sf("cards 0x%llx -> 0x%llx",
@@ -494,8 +475,8 @@ int main(int argc, char **argv)
 		test_shape(fd);
 		check(show_frame(fd), "a mode set and a flip event on the new card",
 		      "failed");
-		want(put(P("d1/planes/p0/type"), "0"), -EBUSY, "enabled: a plane's type");
-		want(put(P("d1/crtcs/c0/refresh"), "60"), -EBUSY, "enabled: a refresh");
+		want(write_str(P("d1/planes/p0/type"), "0"), -EBUSY, "enabled: a plane's type");
+		want(write_str(P("d1/crtcs/c0/refresh"), "60"), -EBUSY, "enabled: a refresh");
 		want(mk(P("d1/planes/p9")), -EBUSY, "enabled: a new plane");
 		want(ln("d1/encoders/e0/possible_crtcs", "d1/crtcs/c1"), -EBUSY,
 		     "enabled: a new link");
@@ -504,7 +485,7 @@ int main(int argc, char **argv)
 
 	/* A second device beside it. */
 	check(!build(one_crtc), "a one-CRTC device described", "see above");
-	want(put(P("d2/enabled"), "1"), 0, "the second device enabled");
+	want(write_str(P("d2/enabled"), "1"), 0, "the second device enabled");
 	d2 = atomkms_cards() & ~before & ~d1;
 	fd2 = open_card(d2);
 	check(fd2 >= 0 && show_frame(fd2), "the second card shows a frame", "failed");
@@ -515,7 +496,7 @@ int main(int argc, char **argv)
 	      "the second device removed", "still there");
 
 	/* Disabled under an open client, then enabled again. */
-	want(put(P("d1/enabled"), "0"), 0, "disabled with a client open");
+	want(write_str(P("d1/enabled"), "0"), 0, "disabled with a client open");
 	check((atomkms_cards() & d1) == 0, "its card is gone", "still there");
 	if (fd >= 0) {
 		drmModeRes *res = drmModeGetResources(fd);
@@ -524,7 +505,7 @@ int main(int argc, char **argv)
 		drmModeFreeResources(res);
 		close(fd);
 	}
-	want(put(P("d1/enabled"), "1"), 0, "enabled again");
+	want(write_str(P("d1/enabled"), "1"), 0, "enabled again");
 	fd = open_card(atomkms_cards() & ~before);
 	check(fd >= 0 && show_frame(fd), "enabled again: it shows a frame", "failed");
 	if (fd >= 0)
