@@ -40,6 +40,26 @@
 #define ATOMKMS_TOPO_MAX_MODE_H		8192
 #define ATOMKMS_TOPO_MAX_REFRESH	1000
 
+/*
+ * Connector types: the values of DRM's DRM_MODE_CONNECTOR_* (uapi), by
+ * the names drm_get_connector_type_name() prints. Unknown (0) and
+ * Writeback (18) are not a monitor's and are refused.
+ */
+#define ATOMKMS_TOPO_CONN_VGA		1
+#define ATOMKMS_TOPO_CONN_DVII		2
+#define ATOMKMS_TOPO_CONN_DVID		3
+#define ATOMKMS_TOPO_CONN_LVDS		7
+#define ATOMKMS_TOPO_CONN_DP		10
+#define ATOMKMS_TOPO_CONN_HDMIA		11
+#define ATOMKMS_TOPO_CONN_EDP		14
+#define ATOMKMS_TOPO_CONN_VIRTUAL	15
+#define ATOMKMS_TOPO_CONN_DSI		16
+#define ATOMKMS_TOPO_CONN_WRITEBACK	18
+#define ATOMKMS_TOPO_CONN_MAX		20
+
+/* The largest EDID a connector takes: 32 blocks of 128 bytes. */
+#define ATOMKMS_TOPO_MAX_EDID		4096
+
 /* The values of DRM's enum drm_plane_type (tied to it in atomkms_drv.c). */
 enum atomkms_topo_plane_type {
 	ATOMKMS_TOPO_OVERLAY = 0,
@@ -111,10 +131,14 @@ struct atomkms_topo_encoder {
  * @refresh: its refresh rate, in Hz
  * @max_width: widest mode the monitor offers
  * @max_height: tallest
+ * @type: DRM connector type (%ATOMKMS_TOPO_CONN_VIRTUAL, ...)
+ * @non_desktop: the monitor is a headset (the non-desktop property)
  */
 struct atomkms_topo_connector {
 	u8 encoder;
 	bool connected;
+	u8 type;
+	bool non_desktop;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 };
@@ -160,6 +184,9 @@ struct atomkms_topology {
  * @max_height: tallest
  * @pref_width: width of the connectors' preferred mode
  * @pref_height: its height
+ * @connector_types: the type of each connector, in order
+ * @num_connector_types: entries given in @connector_types; connectors
+ *                       beyond them are Virtual
  */
 struct atomkms_params {
 	u32 num_crtcs;
@@ -175,6 +202,8 @@ struct atomkms_params {
 	u32 max_scale_factor;
 	u32 max_width, max_height;
 	u32 pref_width, pref_height;
+	u8 connector_types[ATOMKMS_TOPO_MAX_CRTCS];
+	u32 num_connector_types;
 };
 
 /**
@@ -188,7 +217,12 @@ struct atomkms_params {
  * @crtcs: @writeback (it has a writeback connector) and @refresh (Hz of
  *         the preferred mode of the connectors it drives)
  * @encoders: @possible_crtcs
- * @connectors: @possible_encoders and @connected
+ * @connectors: @possible_encoders, @connected, @type (0: Virtual),
+ *              @non_desktop, the preferred mode @pref_width x @pref_height
+ *              at @pref_refresh Hz (0: 1920x1080 at the refresh of its
+ *              encoder's CRTC; a refresh of 0 alone: that CRTC's), and
+ *              the EDID written for it, @edid_len bytes at @edid (0: none),
+ *              which the device uses if @edid_enabled
  */
 struct atomkms_config {
 	u32 num_planes, num_crtcs, num_encoders, num_connectors;
@@ -206,6 +240,12 @@ struct atomkms_config {
 	struct {
 		u32 possible_encoders;
 		bool connected;
+		u8 type;
+		bool non_desktop;
+		bool edid_enabled;
+		u16 pref_width, pref_height, pref_refresh;
+		const u8 *edid;
+		u32 edid_len;
 	} connectors[ATOMKMS_TOPO_MAX_CONNECTORS];
 };
 
@@ -216,5 +256,12 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 int atomkms_topology_validate(const struct atomkms_topology *t,
 			      const char **why);
 int atomkms_topology_writeback(const struct atomkms_topology *t, u32 crtc);
+
+int atomkms_topo_connector_type(const char *name, u32 len);
+const char *atomkms_topo_connector_type_name(u32 type);
+int atomkms_topo_parse_mode(const char *s, u32 len, u16 *w, u16 *h, u16 *hz,
+			    const char **why);
+const char *atomkms_topo_check_preferred(u32 w, u32 h, u32 hz);
+const char *atomkms_topo_check_edid(const u8 *buf, u32 len);
 
 #endif /* ATOMKMS_TOPOLOGY_H */

@@ -91,6 +91,12 @@ static unsigned int pref_height = 1080;
 module_param(pref_height, uint, 0444);
 MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
 
+static char *connector_types[ATOMKMS_TOPO_MAX_CRTCS];
+static unsigned int num_connector_types;
+module_param_array(connector_types, charp, &num_connector_types, 0444);
+MODULE_PARM_DESC(connector_types,
+		 "Type of each connector by DRM's name, e.g. HDMI-A,eDP (default Virtual)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -392,6 +398,18 @@ static int __init atomkms_init(void)
 	int ret;
 
 	memcpy(params.refresh, refresh, sizeof(params.refresh));
+	for (; params.num_connector_types < num_connector_types;
+	     params.num_connector_types++) {
+		const char *name = connector_types[params.num_connector_types];
+
+		ret = atomkms_topo_connector_type(name, strlen(name));
+		if (ret < 0) {
+			pr_err("atomkms: module parameters: connector_types: unknown type \"%s\"\n",
+			       name);
+			return -EINVAL;
+		}
+		params.connector_types[params.num_connector_types] = ret;
+	}
 	topo = kzalloc(sizeof(*topo), GFP_KERNEL);
 	if (!topo)
 		return -ENOMEM;

@@ -152,11 +152,14 @@ struct atomkms_crtc {
  * @encoder: the encoder, routed to CRTCs by the topology
  * @connector: the connector, a monitor described by the topology
  * @index: its index among the topology's connectors
+ * @edid: the EDID written through configfs, in use instead of the
+ *        generated one while set; under the mode_config mutex
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
 	struct drm_connector connector;
 	unsigned int index;
+	const struct drm_edid *edid;
 };
 
 /**
@@ -250,6 +253,10 @@ void atomkms_out_fence_exit(void);
 int atomkms_output_create(struct atomkms_device *akdev, unsigned int index);
 void atomkms_output_set_connected(struct atomkms_device *akdev,
 				  unsigned int index, bool connected);
+int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
+			    const u8 *edid, size_t len);
+void atomkms_output_set_link_status(struct atomkms_device *akdev,
+				    unsigned int index, bool bad);
 
 /* atomkms_drv.c */
 struct platform_device;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Encoders and connectors: the topology's Virtual connectors, each with
- * its encoder and a monitor (preferred mode, EDID), and the routing of
- * every encoder, writeback ones included, as the topology lists it.
+ * Encoders and connectors: the topology's display connectors (Virtual,
+ * HDMI-A, eDP, ... as it says), each with its encoder and a monitor
+ * (preferred mode, generated or written EDID, link status), and the
+ * routing of every encoder, writeback ones included, as the topology
+ * lists it.
  */
 #include <drm/drm_atomic_state_helper.h>
 #include <drm/drm_connector.h>
@@ -70,6 +72,62 @@ static int atomkms_output_check_preferred(struct drm_device *drm,
 }
 
 /*
+ * The encoder a connector type has on real hardware: a DAC for VGA,
+ * TMDS for DVI, HDMI and DisplayPort (as i915 and amdgpu name theirs),
+ * the panels' own for LVDS, DSI and DPI, a TV DAC for analogue TV.
+ */
+static int atomkms_encoder_type(u32 connector_type)
+{
+	switch (connector_type) {
+	case DRM_MODE_CONNECTOR_VGA:
+		return DRM_MODE_ENCODER_DAC;
+	case DRM_MODE_CONNECTOR_DVII:
+	case DRM_MODE_CONNECTOR_DVID:
+	case DRM_MODE_CONNECTOR_DVIA:
+	case DRM_MODE_CONNECTOR_HDMIA:
+	case DRM_MODE_CONNECTOR_HDMIB:
+	case DRM_MODE_CONNECTOR_DisplayPort:
+	case DRM_MODE_CONNECTOR_eDP:
+		return DRM_MODE_ENCODER_TMDS;
+	case DRM_MODE_CONNECTOR_LVDS:
+		return DRM_MODE_ENCODER_LVDS;
+	case DRM_MODE_CONNECTOR_DSI:
+		return DRM_MODE_ENCODER_DSI;
+	case DRM_MODE_CONNECTOR_DPI:
+		return DRM_MODE_ENCODER_DPI;
+	case DRM_MODE_CONNECTOR_Composite:
+	case DRM_MODE_CONNECTOR_SVIDEO:
+	case DRM_MODE_CONNECTOR_Component:
+	case DRM_MODE_CONNECTOR_9PinDIN:
+	case DRM_MODE_CONNECTOR_TV:
+		return DRM_MODE_ENCODER_TVDAC;
+	default:
+		return DRM_MODE_ENCODER_VIRTUAL;
+	}
+}
+
+/*
+ * What the topology says of the monitor beyond its EDID: a headset
+ * (non_desktop) stays one whatever the EDID says.
+ */
+static void atomkms_connector_update_props(struct drm_connector *connector,
+					   const struct atomkms_topo_connector *c,
+					   bool written)
+{
+	struct drm_display_info *info = &connector->display_info;
+
+	if (c->non_desktop) {
+		info->non_desktop = true;
+		drm_object_property_set_value(&connector->base,
+					      connector->dev->mode_config.non_desktop_property,
+					      1);
+	}
+	/* A written EDID is adaptive-sync capable if it says a range. */
+	drm_connector_set_vrr_capable_property(connector, !written ||
+		info->monitor_range.max_vfreq > info->monitor_range.min_vfreq);
+}
+
+/*
  * Describe the monitor in an EDID built from its preferred mode, so that
  * userspace reading the EDID blob sees what the mode list says.
  */
@@ -120,6 +178,20 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	struct drm_display_mode *pref;
 	int count;
 
+	/* debugfs edid_override first, as drm_edid_read() would. */
+	count = drm_edid_override_connector_update(connector);
+	if (count) {
+		atomkms_connector_update_props(connector, c, true);
+		return count;
+	}
+
+	/* The EDID written through configfs: its modes alone. */
+	if (out->edid) {
+		drm_edid_connector_update(connector, out->edid);
+		atomkms_connector_update_props(connector, c, true);
+		return drm_edid_connector_add_modes(connector);
+	}
+
 	pref = atomkms_preferred_mode(connector->dev, c);
 	if (pref)
 		atomkms_connector_update_edid(connector, pref, out->index,
@@ -132,6 +204,7 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 		drm_mode_probed_add(connector, pref);
 		count++;
 	}
+	atomkms_connector_update_props(connector, c, false);
 	return count;
 }
 
@@ -148,28 +221,109 @@ static int atomkms_connector_detect(struct drm_connector *connector,
 	       connector_status_connected : connector_status_disconnected;
 }
 
+/*
+ * Called with the mode_config mutex held, which it drops: probe connector
+ * @index again, so that its status and modes are current for clients that
+ * read them without probing, then send a hotplug event naming it (a
+ * uevent with CONNECTOR=, and the DRM clients' hotplug).
+ */
+static void atomkms_output_reprobe(struct atomkms_device *akdev,
+				   unsigned int index)
+	__releases(&akdev->drm.mode_config.mutex)
+{
+	struct drm_device *drm = &akdev->drm;
+	struct drm_connector *connector = &akdev->outputs[index]->connector;
+
+	connector->funcs->fill_modes(connector, drm->mode_config.max_width,
+				     drm->mode_config.max_height);
+	mutex_unlock(&drm->mode_config.mutex);
+	drm_kms_helper_connector_hotplug_event(connector);
+}
+
 /**
  * atomkms_output_set_connected - plug or unplug a monitor
  * @akdev: the device
  * @index: the connector's index in the topology
  * @connected: plugged in
  *
- * Probes the connector again, so that its status and modes are current
- * for clients that read them without probing, then sends a hotplug event
- * naming it (a uevent with CONNECTOR=, and the DRM clients' hotplug).
+ * Probes the connector again and sends a hotplug event naming it
+ * (atomkms_output_reprobe()).
  */
 void atomkms_output_set_connected(struct atomkms_device *akdev,
 				  unsigned int index, bool connected)
 {
 	struct drm_device *drm = &akdev->drm;
-	struct drm_connector *connector = &akdev->outputs[index]->connector;
 
 	mutex_lock(&drm->mode_config.mutex);
 	akdev->topo.connectors[index].connected = connected;
-	connector->funcs->fill_modes(connector, drm->mode_config.max_width,
-				     drm->mode_config.max_height);
-	mutex_unlock(&drm->mode_config.mutex);
+	atomkms_output_reprobe(akdev, index);
+}
+
+/**
+ * atomkms_output_set_edid - use a written EDID, or the generated one again
+ * @akdev: the device
+ * @index: the connector's index in the topology
+ * @edid: the EDID's bytes (copied), already checked by
+ *        atomkms_topo_check_edid(); NULL for the generated EDID
+ * @len: their number
+ *
+ * DRM's parser must accept it too (drm_edid_valid()). The connector is
+ * then probed again and a hotplug event sent, as when a monitor is
+ * swapped.
+ *
+ * Return: 0, -EINVAL for an EDID DRM refuses, or -ENOMEM.
+ */
+int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
+			    const u8 *edid, size_t len)
+{
+	struct atomkms_output *out = akdev->outputs[index];
+	struct drm_device *drm = &akdev->drm;
+	const struct drm_edid *drm_edid = NULL, *old;
+
+	if (edid) {
+		drm_edid = drm_edid_alloc(edid, len);
+		if (!drm_edid)
+			return -ENOMEM;
+		if (!drm_edid_valid(drm_edid)) {
+			drm_dbg_kms(drm, "[CONNECTOR:%d:%s] DRM refuses the EDID written\n",
+				    out->connector.base.id, out->connector.name);
+			drm_edid_free(drm_edid);
+			return -EINVAL;
+		}
+	}
+	mutex_lock(&drm->mode_config.mutex);
+	old = out->edid;
+	out->edid = drm_edid;
+	atomkms_output_reprobe(akdev, index);
+	drm_edid_free(old);
+	return 0;
+}
+
+/**
+ * atomkms_output_set_link_status - a link that failed, or is good again
+ * @akdev: the device
+ * @index: the connector's index in the topology
+ * @bad: set the link-status property to BAD (else GOOD)
+ *
+ * As a DisplayPort link that failed training: userspace hears a hotplug
+ * event, finds link-status BAD and sets the mode again.
+ */
+void atomkms_output_set_link_status(struct atomkms_device *akdev,
+				    unsigned int index, bool bad)
+{
+	struct drm_connector *connector = &akdev->outputs[index]->connector;
+
+	drm_connector_set_link_status_property(connector, bad ?
+					       DRM_MODE_LINK_STATUS_BAD :
+					       DRM_MODE_LINK_STATUS_GOOD);
 	drm_kms_helper_connector_hotplug_event(connector);
+}
+
+static void atomkms_output_release(struct drm_device *drm, void *data)
+{
+	struct atomkms_output *out = data;
+
+	drm_edid_free(out->edid);
 }
 
 static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = {
@@ -178,7 +332,7 @@ static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = 
 };
 
 /**
- * atomkms_output_create - create a Virtual connector and its encoder
+ * atomkms_output_create - create a display connector and its encoder
  * @akdev: the device
  * @index: the connector's index in the topology
  *
@@ -189,9 +343,19 @@ static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = 
  */
 int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 {
+	const struct atomkms_topo_connector *c = &akdev->topo.connectors[index];
 	struct drm_device *drm = &akdev->drm;
 	struct atomkms_output *out;
 	int ret;
+
+	/* The topology's connector types are DRM's. */
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VGA != DRM_MODE_CONNECTOR_VGA);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_HDMIA != DRM_MODE_CONNECTOR_HDMIA);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_EDP != DRM_MODE_CONNECTOR_eDP);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VIRTUAL != DRM_MODE_CONNECTOR_VIRTUAL);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_DSI != DRM_MODE_CONNECTOR_DSI);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_WRITEBACK != DRM_MODE_CONNECTOR_WRITEBACK);
+	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_MAX != DRM_MODE_CONNECTOR_USB);
 
 	ret = atomkms_output_check_preferred(drm, index);
 	if (ret)
@@ -202,25 +366,29 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 		return -ENOMEM;
 	out->index = index;
 	akdev->outputs[index] = out;
+	ret = drmm_add_action_or_reset(drm, atomkms_output_release, out);
+	if (ret)
+		return ret;
 
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
-				DRM_MODE_ENCODER_VIRTUAL, NULL);
+				atomkms_encoder_type(c->type), NULL);
 	if (ret)
 		return ret;
 
 	ret = drmm_connector_init(drm, &out->connector,
-				  &atomkms_connector_funcs,
-				  DRM_MODE_CONNECTOR_VIRTUAL, NULL);
+				  &atomkms_connector_funcs, c->type, NULL);
 	if (ret)
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &atomkms_connector_helper_funcs);
 	/*
-	 * The core gives Virtual connectors no EDID property; ours carry an
-	 * EDID like a monitor's, so they need it (else every probe's update
-	 * fails with -EINVAL and userspace never sees the EDID).
+	 * The core gives Virtual connectors no EDID property (every other
+	 * type has one); ours carry an EDID like a monitor's, so they need
+	 * it (else every probe's update fails with -EINVAL and userspace
+	 * never sees the EDID).
 	 */
-	drm_connector_attach_edid_property(&out->connector);
+	if (c->type == DRM_MODE_CONNECTOR_VIRTUAL)
+		drm_connector_attach_edid_property(&out->connector);
 
 	/* Adaptive sync: userspace may set VRR_ENABLED on the CRTC. */
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);

@@ -206,6 +206,9 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 							      ATOMKMS_TOPO_ENC_VIRTUAL,
 							      i);
 			c->connected = true;
+			c->type = i < p->num_connector_types ?
+				  p->connector_types[i] :
+				  ATOMKMS_TOPO_CONN_VIRTUAL;
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -229,6 +232,27 @@ static u32 atomkms_topo_first(u32 mask)
 	while (!(mask & BIT(i)))
 		i++;
 	return i;
+}
+
+/* A connector's own attributes: its type, preferred mode and EDID. */
+static const char *atomkms_config_check_connector(const struct atomkms_config *c,
+						  u32 i)
+{
+	u32 type = c->connectors[i].type;
+	u32 w = c->connectors[i].pref_width, h = c->connectors[i].pref_height;
+	u32 hz = c->connectors[i].pref_refresh;
+
+	if (type && !atomkms_topo_connector_type_name(type))
+		return "connectors: unknown connector type";
+	if ((w || h) && atomkms_topo_check_preferred(w, h, hz ? hz : 60))
+		return atomkms_topo_check_preferred(w, h, hz ? hz : 60);
+	if (c->connectors[i].edid_len &&
+	    atomkms_topo_check_edid(c->connectors[i].edid, c->connectors[i].edid_len))
+		return atomkms_topo_check_edid(c->connectors[i].edid,
+					  c->connectors[i].edid_len);
+	if (c->connectors[i].edid_enabled && !c->connectors[i].edid_len)
+		return "connectors: edid_enabled without an EDID written";
+	return NULL;
 }
 
 /* What from_config() refuses before it builds anything. */
@@ -255,9 +279,13 @@ static const char *atomkms_config_check(const struct atomkms_config *c)
 			return "encoders: each needs a possible CRTC, and they must exist";
 	for (i = 0; i < c->num_connectors; i++) {
 		u32 e = c->connectors[i].possible_encoders;
+		const char *err;
 
 		if (!e || (e & (e - 1)) || e >> c->num_encoders)
 			return "connectors: each needs exactly one possible encoder";
+		err = atomkms_config_check_connector(c, i);
+		if (err)
+			return err;
 	}
 	return NULL;
 }
@@ -361,14 +389,22 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 	}
 	for (i = 0; i < c->num_connectors; i++) {
 		struct atomkms_topo_connector *tc = &t->connectors[i];
+		u16 w = c->connectors[i].pref_width;
+		u16 h = c->connectors[i].pref_height;
 
 		e = atomkms_topo_first(c->connectors[i].possible_encoders);
 		*tc = (struct atomkms_topo_connector){
 			.encoder = enc_of[e],
 			.connected = c->connectors[i].connected,
-			.pref_width = 1920, .pref_height = 1080,
-			.max_width = 4096, .max_height = 2160,
-			.refresh = c->crtcs[t->encoders[enc_of[e]].pipe].refresh,
+			.type = c->connectors[i].type ? c->connectors[i].type :
+				ATOMKMS_TOPO_CONN_VIRTUAL,
+			.non_desktop = c->connectors[i].non_desktop,
+			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
+			.max_width = w > 4096 ? w : 4096,
+			.max_height = h > 2160 ? h : 2160,
+			.refresh = c->connectors[i].pref_refresh ?
+				   c->connectors[i].pref_refresh :
+				   c->crtcs[t->encoders[enc_of[e]].pipe].refresh,
 		};
 	}
 	t->num_connectors = c->num_connectors;
@@ -520,6 +556,8 @@ atomkms_topo_check_connector(const struct atomkms_topology *t, u32 i)
 			return "connectors: each has an encoder of its own";
 	if (c->refresh < 1 || c->refresh > ATOMKMS_TOPO_MAX_REFRESH)
 		return "connectors: refresh must be 1 to 1000 Hz";
+	if (!atomkms_topo_connector_type_name(c->type))
+		return "connectors: unknown connector type";
 	return atomkms_topo_check_modes(c->max_width, c->max_height,
 					c->pref_width, c->pref_height);
 }
@@ -590,4 +628,187 @@ int atomkms_topology_writeback(const struct atomkms_topology *t, u32 crtc)
 		    t->encoders[i].pipe == crtc)
 			return (int)i;
 	return -1;
+}
+
+/* DRM's connector type names (drm_get_connector_type_name()), by type. */
+static const char *const atomkms_topo_conn_names[ATOMKMS_TOPO_CONN_MAX + 1] = {
+	[1] = "VGA", [2] = "DVI-I", [3] = "DVI-D", [4] = "DVI-A",
+	[5] = "Composite", [6] = "SVIDEO", [7] = "LVDS", [8] = "Component",
+	[9] = "DIN", [10] = "DP", [11] = "HDMI-A", [12] = "HDMI-B",
+	[13] = "TV", [14] = "eDP", [15] = "Virtual", [16] = "DSI",
+	[17] = "DPI", [19] = "SPI", [20] = "USB",
+};
+
+/**
+ * atomkms_topo_connector_type_name - the name of a connector type
+ * @type: a DRM connector type
+ *
+ * Return: its name as DRM prints it, or NULL for a type a monitor cannot
+ * have (Unknown, Writeback, out of range).
+ */
+const char *atomkms_topo_connector_type_name(u32 type)
+{
+	return type <= ATOMKMS_TOPO_CONN_MAX ? atomkms_topo_conn_names[type] :
+	       NULL;
+}
+
+/**
+ * atomkms_topo_connector_type - a connector type by its name
+ * @name: the name, as drm_get_connector_type_name() prints it (one
+ *        trailing newline allowed, as echo writes it)
+ * @len: its length
+ *
+ * Return: the DRM connector type, or -EINVAL.
+ */
+int atomkms_topo_connector_type(const char *name, u32 len)
+{
+	u32 i;
+
+	if (len && name[len - 1] == '\n')
+		len--;
+	for (i = 1; i <= ATOMKMS_TOPO_CONN_MAX; i++) {
+		const char *n = atomkms_topo_conn_names[i];
+
+		if (n && strlen(n) == len && !memcmp(n, name, len))
+			return (int)i;
+	}
+	return -ATOMKMS_EINVAL;
+}
+
+/* Reads a decimal number of at most 5 digits at *@s; 0 if none. */
+static u32 atomkms_topo_number(const char **s, const char *end, bool *ok)
+{
+	u32 v = 0, digits = 0;
+
+	while (*s < end && **s >= '0' && **s <= '9') {
+		v = v * 10 + (u32)(**s - '0');
+		(*s)++;
+		if (++digits > 5)
+			*ok = false;
+	}
+	if (!digits)
+		*ok = false;
+	return v;
+}
+
+/**
+ * atomkms_topo_parse_mode - parse "WIDTHxHEIGHT" or "WIDTHxHEIGHT@REFRESH"
+ * @s: the text (one trailing newline allowed)
+ * @len: its length
+ * @w: the width
+ * @h: the height
+ * @hz: the refresh rate, 0 if not given
+ * @why: on error, what is wrong
+ *
+ * The mode must be one the generated EDID can describe:
+ * atomkms_topo_check_preferred() (at 60 Hz if no rate is given).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int atomkms_topo_parse_mode(const char *s, u32 len, u16 *w, u16 *h, u16 *hz,
+			    const char **why)
+{
+	const char *end = s + len, *err;
+	u32 vw, vh, vhz = 0;
+	bool ok = true;
+
+	if (len && end[-1] == '\n')
+		end--;
+	vw = atomkms_topo_number(&s, end, &ok);
+	if (s < end && *s == 'x')
+		s++;
+	else
+		ok = false;
+	vh = atomkms_topo_number(&s, end, &ok);
+	if (s < end && *s == '@') {
+		s++;
+		vhz = atomkms_topo_number(&s, end, &ok);
+		if (!vhz)
+			ok = false;
+	}
+	if (!ok || s != end) {
+		*why = "preferred_mode: not WIDTHxHEIGHT or WIDTHxHEIGHT@REFRESH";
+		return -ATOMKMS_EINVAL;
+	}
+	err = atomkms_topo_check_preferred(vw, vh, vhz ? vhz : 60);
+	if (err) {
+		*why = err;
+		return -ATOMKMS_EINVAL;
+	}
+	*w = (u16)vw;
+	*h = (u16)vh;
+	*hz = (u16)vhz;
+	return 0;
+}
+
+/* The pixel clock limit of an EDID Detailed Timing Descriptor, kHz. */
+#define ATOMKMS_TOPO_DTD_MAX_KHZ	655350ULL
+
+/**
+ * atomkms_topo_check_preferred - can the generated EDID describe a mode?
+ * @w: width, 640 to 4095 (a DTD's active field is 12 bits)
+ * @h: height, 480 to 4095
+ * @hz: refresh, 1 to 1000
+ *
+ * The preferred mode is the EDID's first Detailed Timing Descriptor: CVT
+ * with reduced blanking (160 pixels of horizontal blanking, at least 460
+ * us of vertical), whose pixel clock must fit the DTD's 655.35 MHz.
+ *
+ * Return: NULL, or why not.
+ */
+const char *atomkms_topo_check_preferred(u32 w, u32 h, u32 hz)
+{
+	u64 lines, khz;
+
+	if (w < ATOMKMS_TOPO_MIN_MODE_W || w > 4095 ||
+	    h < ATOMKMS_TOPO_MIN_MODE_H || h > 4095)
+		return "preferred_mode: 640x480 to 4095x4095 (an EDID DTD's limit)";
+	if (hz < 1 || hz > ATOMKMS_TOPO_MAX_REFRESH)
+		return "preferred_mode: refresh must be 1 to 1000 Hz";
+	/* Lines of the frame: the active ones over 1 - 460 us * hz. */
+	lines = div_u64((u64)h * 1000000, 1000000 - 460 * hz);
+	khz = div_u64((u64)(w + 160) * lines * hz, 1000);
+	if (khz > ATOMKMS_TOPO_DTD_MAX_KHZ)
+		return "preferred_mode: its pixel clock is above an EDID DTD's 655.35 MHz";
+	return NULL;
+}
+
+/* An EDID block, and the base block's fixed header. */
+#define ATOMKMS_TOPO_EDID_BLOCK	128U
+
+/**
+ * atomkms_topo_check_edid - is an EDID written by userspace whole and sound?
+ * @buf: its bytes
+ * @len: their number
+ *
+ * Checks what DRM's own parser would otherwise repair or drop in silence:
+ * the length (a multiple of 128 bytes, 128 to %ATOMKMS_TOPO_MAX_EDID),
+ * the base block's fixed header, every block's checksum, and that the
+ * base block's extension count (byte 126) accounts for exactly the blocks
+ * written, so that a truncated EDID or one with trailing bytes is refused.
+ * (An EDID whose HDMI Forum EEODB declares more blocks than byte 126 is
+ * refused too.)
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *atomkms_topo_check_edid(const u8 *buf, u32 len)
+{
+	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	u32 b, i;
+
+	if (!len || len % ATOMKMS_TOPO_EDID_BLOCK || len > ATOMKMS_TOPO_MAX_EDID)
+		return "edid: its length must be a multiple of 128 bytes, 128 to 4096";
+	if (memcmp(buf, header, sizeof(header)))
+		return "edid: the base block's header is not 00 ff ff ff ff ff ff 00";
+	for (b = 0; b < len / ATOMKMS_TOPO_EDID_BLOCK; b++) {
+		u8 sum = 0;
+
+		for (i = 0; i < ATOMKMS_TOPO_EDID_BLOCK; i++)
+			sum += buf[b * ATOMKMS_TOPO_EDID_BLOCK + i];
+		if (sum)
+			return "edid: a block's checksum is wrong";
+	}
+	if (buf[126] + 1U != len / ATOMKMS_TOPO_EDID_BLOCK)
+		return "edid: the extension count (byte 126) does not match the blocks written";
+	return NULL;
 }
