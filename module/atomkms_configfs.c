@@ -9,12 +9,15 @@
  *   DEVICE/crtcs/C/writeback, DEVICE/crtcs/C/refresh (ours)
  *   DEVICE/encoders/E/possible_crtcs/ (links to CRTCs)
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
+ *   DEVICE/connectors/N/{type,edid,edid_enabled,preferred_mode,
+ *                        non_desktop,link_status} (ours:
+ *                        atomkms_configfs_connector.c)
  *
  * Writing 1 to enabled turns the description into a topology
  * (atomkms_topology_from_config(), atomkms_topology_validate()) and
  * creates a DRM device from it; 0 unplugs and removes that device. While
- * a device is enabled only a connector's status may change (a hotplug);
- * anything else answers -EBUSY.
+ * a device is enabled only a connector's status, edid, edid_enabled and
+ * link_status may change (each a hotplug); anything else answers -EBUSY.
  */
 #include <linux/configfs.h>
 #include <linux/device.h>
@@ -25,88 +28,7 @@
 #include <linux/slab.h>
 
 #include "atomkms_drv.h"
-
-/**
- * struct atomkms_cfs_device - one configfs device
- * @group: DEVICE/
- * @planes: DEVICE/planes/
- * @crtcs: DEVICE/crtcs/
- * @encoders: DEVICE/encoders/
- * @connectors: DEVICE/connectors/
- * @lock: protects everything below and every object's attributes and links
- * @plane_list: the planes, in the order they were made (so are the others)
- * @crtc_list: the CRTCs
- * @encoder_list: the encoders
- * @connector_list: the connectors
- * @pdev: the enabled device, or NULL
- */
-struct atomkms_cfs_device {
-	struct config_group group;
-	struct config_group planes;
-	struct config_group crtcs;
-	struct config_group encoders;
-	struct config_group connectors;
-	struct mutex lock; /* see @lock above */
-	struct list_head plane_list;
-	struct list_head crtc_list;
-	struct list_head encoder_list;
-	struct list_head connector_list;
-	struct platform_device *pdev;
-};
-
-/**
- * struct atomkms_cfs_links - a group of links to other objects
- * @group: the group (possible_crtcs/ or possible_encoders/)
- * @targets: the objects linked to
- * @num: entries of @targets
- */
-struct atomkms_cfs_links {
-	struct config_group group;
-	struct config_item *targets[ATOMKMS_TOPO_MAX_ENCODERS];
-	u32 num;
-};
-
-/**
- * struct atomkms_cfs_object - a plane, CRTC, encoder or connector
- * @group: its directory
- * @links: its possible_crtcs/ or possible_encoders/ (not for a CRTC)
- * @dev: the device it belongs to
- * @node: in its device's list of its kind
- * @value: the plane's type, the CRTC's writeback, the connector's status
- *         (1 connected, 2 disconnected)
- * @refresh: the CRTC's refresh rate in Hz
- * @index: the connector's index in the enabled device's topology
- */
-struct atomkms_cfs_object {
-	struct config_group group;
-	struct atomkms_cfs_links links;
-	struct atomkms_cfs_device *dev;
-	struct list_head node;
-	u32 value;
-	u32 refresh;
-	u32 index;
-};
-
-#define ATOMKMS_CFS_CONNECTED		1
-#define ATOMKMS_CFS_DISCONNECTED	2
-
-static struct atomkms_cfs_device *to_cfs_device(struct config_item *item)
-{
-	return container_of(to_config_group(item), struct atomkms_cfs_device,
-			    group);
-}
-
-static struct atomkms_cfs_object *to_cfs_object(struct config_item *item)
-{
-	return container_of(to_config_group(item), struct atomkms_cfs_object,
-			    group);
-}
-
-static struct atomkms_cfs_links *to_cfs_links(struct config_item *item)
-{
-	return container_of(to_config_group(item), struct atomkms_cfs_links,
-			    group);
-}
+#include "atomkms_configfs.h"
 
 static const struct config_item_type atomkms_cfs_crtc_type;
 static const struct config_item_type atomkms_cfs_encoder_type;
@@ -170,6 +92,7 @@ static int atomkms_cfs_config(struct atomkms_cfs_device *dev,
 		if (c->num_connectors == ATOMKMS_TOPO_MAX_CONNECTORS)
 			return -E2BIG;
 		obj->index = c->num_connectors;
+		atomkms_cfs_connector_config(obj, c, c->num_connectors);
 		c->connectors[c->num_connectors].connected =
 			obj->value == ATOMKMS_CFS_CONNECTED;
 		c->connectors[c->num_connectors++].possible_encoders =
@@ -210,6 +133,7 @@ static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 		goto out;
 	}
 	dev->pdev = pdev;
+	atomkms_cfs_connector_enabled(dev);
 out:
 	kfree(topo);
 	kfree(c);
@@ -320,29 +244,10 @@ static ssize_t atomkms_cfs_##kind##_##name##_store(struct config_item *item, \
 }									\
 CONFIGFS_ATTR(atomkms_cfs_##kind##_, name)
 
-/*
- * Under the device's lock, on an enabled device: plug or unplug the
- * monitor of connector @obj. The device is bound while its driver is (a
- * sysfs unbind could have removed it: then there is nothing to tell).
- */
-static void atomkms_cfs_connector_plug(struct atomkms_cfs_object *obj)
-{
-	struct platform_device *pdev = obj->dev->pdev;
-
-	device_lock(&pdev->dev);
-	if (pdev->dev.driver && platform_get_drvdata(pdev))
-		atomkms_output_set_connected(platform_get_drvdata(pdev),
-					     obj->index,
-					     obj->value == ATOMKMS_CFS_CONNECTED);
-	device_unlock(&pdev->dev);
-}
-
 ATOMKMS_CFS_U32(plane, type, value, ATOMKMS_TOPO_OVERLAY, ATOMKMS_TOPO_CURSOR,
 		NULL);
 ATOMKMS_CFS_U32(crtc, writeback, value, 0, 1, NULL);
 ATOMKMS_CFS_U32(crtc, refresh, refresh, 1, ATOMKMS_TOPO_MAX_REFRESH, NULL);
-ATOMKMS_CFS_U32(connector, status, value, ATOMKMS_CFS_CONNECTED,
-		ATOMKMS_CFS_DISCONNECTED, atomkms_cfs_connector_plug);
 
 static struct configfs_attribute *atomkms_cfs_plane_attrs[] = {
 	&atomkms_cfs_plane_attr_type,
@@ -352,11 +257,6 @@ static struct configfs_attribute *atomkms_cfs_plane_attrs[] = {
 static struct configfs_attribute *atomkms_cfs_crtc_attrs[] = {
 	&atomkms_cfs_crtc_attr_writeback,
 	&atomkms_cfs_crtc_attr_refresh,
-	NULL,
-};
-
-static struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
-	&atomkms_cfs_connector_attr_status,
 	NULL,
 };
 
@@ -447,6 +347,7 @@ static const struct config_item_type atomkms_cfs_encoder_links_type = {
 
 static void atomkms_cfs_object_release(struct config_item *item)
 {
+	atomkms_cfs_connector_release(to_cfs_object(item));
 	kfree(to_cfs_object(item));
 }
 

@@ -257,6 +257,7 @@ int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
 			    const u8 *edid, size_t len);
 void atomkms_output_set_link_status(struct atomkms_device *akdev,
 				    unsigned int index, bool bad);
+bool atomkms_output_link_bad(struct atomkms_device *akdev, unsigned int index);
 
 /* atomkms_drv.c */
 struct platform_device;

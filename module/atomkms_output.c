@@ -319,6 +319,25 @@ void atomkms_output_set_link_status(struct atomkms_device *akdev,
 	drm_kms_helper_connector_hotplug_event(connector);
 }
 
+/**
+ * atomkms_output_link_bad - is the link-status property BAD?
+ * @akdev: the device
+ * @index: the connector's index in the topology
+ *
+ * Return: true if BAD (userspace resets it with a commit that sets GOOD).
+ */
+bool atomkms_output_link_bad(struct atomkms_device *akdev, unsigned int index)
+{
+	struct drm_connector *connector = &akdev->outputs[index]->connector;
+	struct drm_device *drm = &akdev->drm;
+	bool bad;
+
+	drm_modeset_lock(&drm->mode_config.connection_mutex, NULL);
+	bad = connector->state->link_status == DRM_MODE_LINK_STATUS_BAD;
+	drm_modeset_unlock(&drm->mode_config.connection_mutex);
+	return bad;
+}
+
 static void atomkms_output_release(struct drm_device *drm, void *data)
 {
 	struct atomkms_output *out = data;

@@ -8,6 +8,10 @@
  * and modes), shows a frame on it, runs a second device beside it,
  * disables a device under an open client and enables it again, then runs
  * a seeded random sequence of configfs operations and removes it all.
+ * Connectors' own attributes (module/atomkms_configfs_connector.c): their
+ * type, the errno of every bad EDID, preferred mode and link status, an
+ * EDID written to an enabled device (its mode preferred, its size, a
+ * uevent), link_status bad (the property BAD, a uevent).
  *
  * Usage: test-configfs [--seed N] [--ops N]
  */
@@ -61,6 +65,49 @@ static int unln(const char *dir, const char *name)
 
 	snprintf(l, sizeof(l), "%s/%s/%s", ROOT, dir, name);
 	return unlink(l) ? -errno : 0;
+}
+
+/* Write @len bytes in one write(2); -errno, or -EIO if short. */
+static int write_buf(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/* Read up to @size bytes of @path; their number, or -errno. */
+static int read_buf(const char *path, void *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size);
+	close(fd);
+	return n < 0 ? -errno : (int)n;
+}
+
+/* @path's text without its newline, in an sf() buffer. */
+static const char *read_line(const char *path)
+{
+	char buf[256];
+	int n = read_buf(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return sf("(%s)", strerror(-n));
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return sf("%s", buf);
 }
 
 static const char *err(int e)
@@ -201,6 +248,307 @@ static const char *const one_crtc[] = {
 	NULL
 };
 
+static int uevent_open(void);
+static double uevent_wait(int s, uint32_t conn, int ms, double t0);
+
+/*
+ * An EDID 1.4 of a monitor "test-WxH", @w x @h at 60 Hz with CVT reduced
+ * blanking as its one Detailed Timing (so its one mode, and preferred),
+ * @cm_w x @cm_h cm; with @ext, an empty CTA-861 extension block after it.
+ * Return: its length.
+ */
+static int make_edid(uint8_t *e, unsigned int w, unsigned int h,
+		     unsigned int cm_w, unsigned int cm_h, bool ext)
+{
+	static const uint8_t header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	unsigned int hb = 160, vb = 41, htot = w + hb, vtot = h + vb;
+	unsigned int clk = (htot * vtot * 60 + 5000) / 10000; /* 10 kHz */
+	uint8_t *d = e + 54, sum;
+	char name[16];
+	int b, i;
+
+	memset(e, 0, ext ? 256 : 128);
+	memcpy(e, header, 8);
+	e[8] = ((('T' - '@') << 2) | (('S' - '@') >> 3));
+	e[9] = (uint8_t)((('S' - '@') << 5) | ('T' - '@'));
+	e[10] = (uint8_t)w;
+	e[12] = 1;
+	e[16] = 1;
+	e[17] = 34;
+	e[18] = 1;
+	e[19] = 4;
+	e[20] = 0xa5;		/* digital, 8 bpc, DisplayPort */
+	e[21] = (uint8_t)cm_w;
+	e[22] = (uint8_t)cm_h;
+	e[23] = 120;
+	e[24] = 0x06;		/* sRGB, preferred timing native */
+	for (i = 38; i < 54; i++)
+		e[i] = 1;	/* no standard timings */
+	d[0] = clk & 0xff;
+	d[1] = clk >> 8;
+	d[2] = w & 0xff;
+	d[3] = hb & 0xff;
+	d[4] = ((w >> 8) << 4) | (hb >> 8);
+	d[5] = h & 0xff;
+	d[6] = vb & 0xff;
+	d[7] = ((h >> 8) << 4) | (vb >> 8);
+	d[8] = 48;		/* hsync offset, width */
+	d[9] = 32;
+	d[10] = (3 << 4) | 5;	/* vsync offset, width */
+	d[12] = (cm_w * 10) & 0xff;
+	d[13] = (cm_h * 10) & 0xff;
+	d[14] = (((cm_w * 10) >> 8) << 4) | ((cm_h * 10) >> 8);
+	d[17] = 0x1a;		/* digital separate sync, +hsync */
+	d = e + 72;		/* the monitor's name */
+	d[3] = 0xfc;
+	snprintf(name, sizeof(name), "test-%ux%u", w, h);
+	memset(d + 5, ' ', 13);
+	memcpy(d + 5, name, strlen(name) < 12 ? strlen(name) : 12);
+	d[5 + (strlen(name) < 12 ? strlen(name) : 12)] = '\n';
+	e[90 + 3] = 0x10;	/* dummy descriptors */
+	e[108 + 3] = 0x10;
+	e[126] = ext;
+	if (ext) {
+		e[128] = 0x02;	/* CTA-861, revision 3, no data blocks */
+		e[129] = 3;
+		e[130] = 4;
+	}
+	for (b = 0; b < (ext ? 2 : 1); b++) {
+		sum = 0;
+		for (i = 0; i < 127; i++)
+			sum += e[b * 128 + i];
+		e[b * 128 + 127] = (uint8_t)(0x100 - sum);
+	}
+	return ext ? 256 : 128;
+}
+
+/* Writes refused on a disabled device: their errno. */
+static void test_connector_bad_writes(void)
+{
+	const char *n0 = "d1/connectors/n0";
+	uint8_t e[4200];
+	int len;
+
+	want(write_str(P("%s/type", n0), "Bogus"), -EINVAL, "type: an unknown name");
+	want(write_str(P("%s/type", n0), "Writeback"), -EINVAL, "type: Writeback");
+	want(write_str(P("%s/type", n0), "Unknown"), -EINVAL, "type: Unknown");
+	want(write_str(P("%s/type", n0), "hdmi-a"), -EINVAL, "type: names are DRM's, case and all");
+	check(!strcmp(read_line(P("%s/type", n0)), "Virtual"), "type: Virtual by default",
+	      read_line(P("%s/type", n0)));
+	want(write_str(P("%s/type", n0), "HDMI-A"), 0, "type: HDMI-A");
+	check(!strcmp(read_line(P("%s/type", n0)), "HDMI-A"), "type: reads HDMI-A",
+	      read_line(P("%s/type", n0)));
+	want(write_str(P("d1/connectors/n1/type"), "DP"), 0, "type: DP on the other");
+
+	len = make_edid(e, 2560, 1440, 60, 34, true);
+	want(write_buf(P("%s/edid", n0), e, 128), -EINVAL,
+	     "edid: truncated (base block of two)");
+	want(write_buf(P("%s/edid", n0), e, 100), -EINVAL, "edid: 100 bytes");
+	e[60] ^= 1;
+	want(write_buf(P("%s/edid", n0), e, len), -EINVAL, "edid: bad checksum");
+	e[60] ^= 1;
+	e[0] = 0x42;
+	want(write_buf(P("%s/edid", n0), e, len), -EINVAL, "edid: bad header");
+	e[0] = 0;
+	memset(e + len, 0, sizeof(e) - len);
+	want(write_buf(P("%s/edid", n0), e, 4097), -EINVAL, "edid: 4097 bytes");
+	want(write_buf(P("%s/edid", n0), e, 384), -EINVAL,
+	     "edid: a block more than byte 126 counts");
+	check(read_buf(P("%s/edid", n0), e + 256, 256) == 0, "edid: nothing stored",
+	      "bytes stored");
+	want(write_str(P("%s/edid_enabled", n0), "1"), -ENODATA,
+	     "edid_enabled 1 with no EDID written");
+	want(write_str(P("%s/edid_enabled", n0), "maybe"), -EINVAL,
+	     "edid_enabled: not a boolean");
+
+	want(write_str(P("%s/preferred_mode", n0), "big"), -EINVAL, "preferred_mode: a word");
+	want(write_str(P("%s/preferred_mode", n0), "320x200"), -EINVAL,
+	     "preferred_mode: below 640x480");
+	want(write_str(P("%s/preferred_mode", n0), "4096x2160"), -EINVAL,
+	     "preferred_mode: wider than a DTD holds");
+	want(write_str(P("%s/preferred_mode", n0), "3840x2160@144"), -EINVAL,
+	     "preferred_mode: a clock above a DTD's 655.35 MHz");
+	want(write_str(P("%s/preferred_mode", n0), "1280x720@0"), -EINVAL,
+	     "preferred_mode: 0 Hz");
+	want(write_str(P("%s/preferred_mode", n0), "1280x720@60x"), -EINVAL,
+	     "preferred_mode: trailing bytes");
+	check(!strcmp(read_line(P("%s/preferred_mode", n0)), "1920x1080"),
+	      "preferred_mode: 1920x1080 by default", read_line(P("%s/preferred_mode", n0)));
+	want(write_str(P("d1/connectors/n1/preferred_mode"), "1280x1024"), 0,
+	     "preferred_mode: 1280x1024 on the other");
+	check(!strcmp(read_line(P("d1/connectors/n1/preferred_mode")), "1280x1024"),
+	      "preferred_mode: reads back", read_line(P("d1/connectors/n1/preferred_mode")));
+	want(write_str(P("%s/non_desktop", n0), "2"), -EINVAL, "non_desktop 2");
+	want(write_str(P("%s/link_status", n0), "fine"), -EINVAL, "link_status fine");
+	check(!strcmp(read_line(P("%s/link_status", n0)), "good"), "link_status good at first",
+	      read_line(P("%s/link_status", n0)));
+}
+
+/* The connector with id @conn's property @name, or -1. */
+static long long conn_prop(int fd, uint32_t conn, const char *name)
+{
+	drmModeObjectProperties *props =
+		drmModeObjectGetProperties(fd, conn, DRM_MODE_OBJECT_CONNECTOR);
+	long long v = -1;
+	uint32_t i;
+
+	for (i = 0; props && i < props->count_props; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(fd, props->props[i]);
+
+		if (p && !strcmp(p->name, name))
+			v = (long long)props->prop_values[i];
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return v;
+}
+
+/* Whether connector @conn's EDID property holds @len bytes of @e. */
+static bool conn_edid_is(int fd, uint32_t conn, const uint8_t *e, int len)
+{
+	long long id = conn_prop(fd, conn, "EDID");
+	drmModePropertyBlobRes *b = id > 0 ? drmModeGetPropertyBlob(fd, id) : NULL;
+	bool ok = b && (int)b->length == len && !memcmp(b->data, e, len);
+
+	drmModeFreePropertyBlob(b);
+	return ok;
+}
+
+/* Connector @conn's first mode, size and mode count, as text. */
+static const char *conn_desc(drmModeConnector *c)
+{
+	if (!c)
+		return "no connector";
+	if (!c->count_modes)
+		return sf("no modes, %ux%u mm", c->mmWidth, c->mmHeight);
+	return sf("%dx%d@%d%s first of %d, %ux%u mm", c->modes[0].hdisplay,
+		  c->modes[0].vdisplay, c->modes[0].vrefresh,
+		  c->modes[0].type & DRM_MODE_TYPE_PREFERRED ? " preferred" : "",
+		  c->count_modes, c->mmWidth, c->mmHeight);
+}
+
+static bool conn_first_is(drmModeConnector *c, int w, int h, unsigned int mm_w,
+			  unsigned int mm_h)
+{
+	return c && c->count_modes && c->modes[0].hdisplay == w &&
+	       c->modes[0].vdisplay == h &&
+	       (c->modes[0].type & DRM_MODE_TYPE_PREFERRED) &&
+	       c->mmWidth == mm_w && c->mmHeight == mm_h;
+}
+
+/*
+ * On enabled d1: connector types as clients see them, EDIDs written and
+ * switched while it runs (each a uevent), link status bad and good.
+ */
+static void test_connector_live(int fd)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	const char *n0 = "d1/connectors/n0";
+	drmModeConnector *c = NULL, *c1 = NULL;
+	drmModeEncoder *enc = NULL;
+	uint8_t e[256], e2[256], back[512];
+	int s = uevent_open(), len, len2;
+	uint32_t conn;
+	double t0, lat;
+
+	if (!check(res && res->count_connectors == 2 && s >= 0,
+		   "connectors and a uevent socket", "missing"))
+		goto out;
+	conn = res->connectors[0];
+	c = drmModeGetConnectorCurrent(fd, conn);
+	c1 = drmModeGetConnectorCurrent(fd, res->connectors[1]);
+	enc = c && c->count_encoders ? drmModeGetEncoder(fd, c->encoders[0]) : NULL;
+	check(c && c->connector_type == DRM_MODE_CONNECTOR_HDMIA,
+	      "type HDMI-A: GETCONNECTOR says HDMI-A", sf("%d", c ? (int)c->connector_type : -1));
+	check(enc && enc->encoder_type == DRM_MODE_ENCODER_TMDS,
+	      "type HDMI-A: a TMDS encoder", sf("%d", enc ? (int)enc->encoder_type : -1));
+	check(c1 && c1->connector_type == DRM_MODE_CONNECTOR_DisplayPort,
+	      "type DP: GETCONNECTOR says DP", sf("%d", c1 ? (int)c1->connector_type : -1));
+	check(conn_first_is(c, 1920, 1080, 510, 290) && c->modes[0].vrefresh == 75,
+	      "before any EDID: the generated 1920x1080@75 preferred, 510x290 mm",
+	      conn_desc(c));
+	drmModeFreeConnector(c);
+
+	want(write_str(P("%s/type", n0), "DP"), -EBUSY, "enabled: type");
+	want(write_str(P("%s/preferred_mode", n0), "1280x720"), -EBUSY,
+	     "enabled: preferred_mode");
+	want(write_str(P("%s/non_desktop", n0), "1"), -EBUSY, "enabled: non_desktop");
+
+	/* Stored, not yet in use. */
+	len = make_edid(e, 2560, 1440, 60, 34, false);
+	want(write_buf(P("%s/edid", n0), e, len), 0, "edid: 128 bytes written, enabled");
+	check(read_buf(P("%s/edid", n0), back, sizeof(back)) == len &&
+	      !memcmp(back, e, len), "edid: reads back the bytes written", "differs");
+	c = drmModeGetConnectorCurrent(fd, conn);
+	check(conn_first_is(c, 1920, 1080, 510, 290),
+	      "edid_enabled 0: still the generated EDID", conn_desc(c));
+	drmModeFreeConnector(c);
+
+	t0 = mono_now();
+	want(write_str(P("%s/edid_enabled", n0), "1"), 0, "edid_enabled 1 on an enabled device");
+	lat = uevent_wait(s, conn, 3000, t0);
+	check(lat >= 0, "edid_enabled 1: a HOTPLUG uevent naming the connector", "none in 3 s");
+	printf("# EDID switch latency, write to uevent: %.2f ms\n", lat * 1e3);
+	c = drmModeGetConnectorCurrent(fd, conn);
+	check(conn_first_is(c, 2560, 1440, 600, 340) && c->count_modes == 1,
+	      "the written EDID: its 2560x1440 alone, preferred, 600x340 mm",
+	      conn_desc(c));
+	check(conn_edid_is(fd, conn, e, len), "the EDID property is the bytes written",
+	      "differs");
+	drmModeFreeConnector(c);
+
+	/* A bad EDID on the running device changes nothing. */
+	e[100] ^= 0x55;
+	want(write_buf(P("%s/edid", n0), e, len), -EINVAL, "enabled: a bad checksum");
+	e[100] ^= 0x55;
+	len2 = make_edid(e2, 3440, 1440, 80, 33, true);
+	want(write_buf(P("%s/edid", n0), e2, 128), -EINVAL, "enabled: a truncated EDID");
+	c = drmModeGetConnectorCurrent(fd, conn);
+	check(conn_first_is(c, 2560, 1440, 600, 340), "refused EDIDs left it alone",
+	      conn_desc(c));
+	drmModeFreeConnector(c);
+
+	/* Another monitor swapped in: two blocks. */
+	t0 = mono_now();
+	want(write_buf(P("%s/edid", n0), e2, len2), 0, "edid: a 256-byte EDID while in use");
+	check(uevent_wait(s, conn, 3000, t0) >= 0, "a new EDID: a HOTPLUG uevent", "none in 3 s");
+	c = drmModeGetConnectorCurrent(fd, conn);
+	check(conn_first_is(c, 3440, 1440, 800, 330), "the new EDID: 3440x1440, 800x330 mm",
+	      conn_desc(c));
+	check(conn_edid_is(fd, conn, e2, len2), "the EDID property follows", "differs");
+	drmModeFreeConnector(c);
+
+	t0 = mono_now();
+	want(write_str(P("%s/edid_enabled", n0), "0"), 0, "edid_enabled 0");
+	check(uevent_wait(s, conn, 3000, t0) >= 0, "edid_enabled 0: a HOTPLUG uevent",
+	      "none in 3 s");
+	c = drmModeGetConnectorCurrent(fd, conn);
+	check(conn_first_is(c, 1920, 1080, 510, 290), "edid_enabled 0: generated again",
+	      conn_desc(c));
+	drmModeFreeConnector(c);
+
+	/* A failed link. */
+	check(conn_prop(fd, conn, "link-status") == DRM_MODE_LINK_STATUS_GOOD,
+	      "link-status GOOD at first", sf("%lld", conn_prop(fd, conn, "link-status")));
+	t0 = mono_now();
+	want(write_str(P("%s/link_status", n0), "bad"), 0, "link_status bad");
+	lat = uevent_wait(s, conn, 3000, t0);
+	check(lat >= 0, "link_status bad: a HOTPLUG uevent", "none in 3 s");
+	check(conn_prop(fd, conn, "link-status") == DRM_MODE_LINK_STATUS_BAD,
+	      "link-status reads BAD", sf("%lld", conn_prop(fd, conn, "link-status")));
+	check(!strcmp(read_line(P("%s/link_status", n0)), "bad"), "link_status reads bad",
+	      read_line(P("%s/link_status", n0)));
+	want(write_str(P("%s/link_status", n0), "good"), 0, "link_status good");
+	check(conn_prop(fd, conn, "link-status") == DRM_MODE_LINK_STATUS_GOOD,
+	      "link-status GOOD again", sf("%lld", conn_prop(fd, conn, "link-status")));
+out:
+	drmModeFreeEncoder(enc);
+	drmModeFreeConnector(c1);
+	drmModeFreeResources(res);
+	if (s >= 0)
+		close(s);
+}
+
 static void test_bad_writes(void)
 {
 	want(mk(P("atomkms")), -EINVAL, "the default device's name is taken");
@@ -227,6 +575,7 @@ static void test_bad_writes(void)
 	want(write_str(P("d1/enabled"), "1"), -EINVAL,
 	     "enabled with a connector on two encoders");
 	unln("d1/connectors/n0/possible_encoders", "e1");
+	test_connector_bad_writes();
 }
 
 /* The device's shape, as a client sees it. */
@@ -329,6 +678,10 @@ static void test_hotplug(int fd)
 	      "plug: connected with modes, without a probe",
 	      sf("connection %d, %d modes", c ? (int)c->connection : -1,
 		 c ? c->count_modes : -1));
+	check(c && c->count_modes && c->modes[0].hdisplay == 1280 &&
+	      c->modes[0].vdisplay == 1024 && c->modes[0].vrefresh == 60 &&
+	      (c->modes[0].type & DRM_MODE_TYPE_PREFERRED),
+	      "plug: preferred_mode 1280x1024 at CRTC 1's 60 Hz first", conn_desc(c));
 	drmModeFreeConnector(c);
 
 	t0 = mono_now();
@@ -383,8 +736,13 @@ static void test_random(unsigned int seed, unsigned int ops)
 {
 	static const char *const kinds[] = { "planes", "crtcs", "encoders", "connectors" };
 	static const char *const attrs[] = { "planes/%u/type", "crtcs/%u/writeback",
-		"crtcs/%u/refresh", "connectors/%u/status" };
-	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1" };
+		"crtcs/%u/refresh", "connectors/%u/status", "connectors/%u/type",
+		"connectors/%u/edid_enabled", "connectors/%u/preferred_mode",
+		"connectors/%u/non_desktop", "connectors/%u/link_status" };
+	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
+		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
+		"640x480@1000" };
+	uint8_t edid[256];
 	static const char *const base[] = {
 		"mkdir d3", "mkdir d3/crtcs/0", "mkdir d3/planes/0",
 		"put d3/planes/0/type 1", "ln d3/planes/0/possible_crtcs d3/crtcs/0",
@@ -419,16 +777,26 @@ static void test_random(unsigned int seed, unsigned int ops)
 		else if (r < 7 && k != 1)
 			ret = unln(sf("%s/%s", dir, k == 3 ? "possible_encoders" :
 				      "possible_crtcs"), sf("%u", (unsigned int)rand() % 4));
-		else if (r < 9)
-			ret = write_str(P("d3/%s", sf(attrs[rand() % 4], n)),
-					values[rand() % 8]);
+		else if (r < 8)
+			ret = write_str(P("d3/%s", sf(attrs[rand() % ARRAY_SIZE(attrs)], n)),
+					values[rand() % ARRAY_SIZE(values)]);
+		else if (r < 9) {
+			/* An EDID, whole, truncated or corrupted at random. */
+			int len = make_edid(edid, 640 + rand() % 3000,
+					    480 + rand() % 1600, 50, 30, rand() % 2);
+
+			if (rand() % 3 == 0)
+				edid[rand() % len] ^= 1 << (rand() % 8);
+			ret = write_buf(P("d3/connectors/%u/edid", n), edid,
+					rand() % 4 ? len : rand() % 256 + 1);
+		}
 		else
 			ret = write_str(P("d3/enabled"), (enabled = !enabled) ? "1" : "0");
 		made += r == 9 && enabled && !ret;
 		/* What a configfs write may answer, and nothing else. */
 		if (ret && ret != -EINVAL && ret != -EBUSY && ret != -ENOENT &&
 		    ret != -EEXIST && ret != -ENOTEMPTY && ret != -E2BIG &&
-		    ret != -ENODEV && ret != -EPERM) {
+		    ret != -ENODEV && ret != -EPERM && ret != -ENODATA) {
 			if (!errors++)
 				printf("# op %u: %s\n", i, err(ret));
 		}
@@ -481,6 +849,7 @@ int main(int argc, char **argv)
 		want(ln("d1/encoders/e0/possible_crtcs", "d1/crtcs/c1"), -EBUSY,
 		     "enabled: a new link");
 		test_hotplug(fd);
+		test_connector_live(fd);
 	}
 
 	/* A second device beside it. */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * configfs devices (atomkms_configfs.c) and their connectors' attributes
+ * (atomkms_configfs_connector.c): what the two files share.
+ */
+#ifndef ATOMKMS_CONFIGFS_H
+#define ATOMKMS_CONFIGFS_H
+
+#include <linux/configfs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+
+#include "atomkms_topology.h"
+
+struct platform_device;
+
+/**
+ * struct atomkms_cfs_connector - a connector's attributes beyond status
+ * @type: DRM connector type, 0 for the default (Virtual)
+ * @non_desktop: a headset
+ * @edid_enabled: the device uses @edid, not the generated EDID
+ * @link_bad: link-status is BAD (while disabled: once enabled)
+ * @pref_width: preferred mode width, 0 for the default (1920x1080)
+ * @pref_height: its height
+ * @pref_refresh: its refresh, 0 for its CRTC's
+ * @edid: the EDID written (checked whole), or NULL
+ * @edid_len: its bytes
+ */
+struct atomkms_cfs_connector {
+	u8 type;
+	bool non_desktop;
+	bool edid_enabled;
+	bool link_bad;
+	u16 pref_width, pref_height, pref_refresh;
+	u8 *edid;
+	u32 edid_len;
+};
+
+/**
+ * struct atomkms_cfs_device - one configfs device
+ * @group: DEVICE/
+ * @planes: DEVICE/planes/
+ * @crtcs: DEVICE/crtcs/
+ * @encoders: DEVICE/encoders/
+ * @connectors: DEVICE/connectors/
+ * @lock: protects everything below and every object's attributes and links
+ * @plane_list: the planes, in the order they were made (so are the others)
+ * @crtc_list: the CRTCs
+ * @encoder_list: the encoders
+ * @connector_list: the connectors
+ * @pdev: the enabled device, or NULL
+ */
+struct atomkms_cfs_device {
+	struct config_group group;
+	struct config_group planes;
+	struct config_group crtcs;
+	struct config_group encoders;
+	struct config_group connectors;
+	struct mutex lock; /* see @lock above */
+	struct list_head plane_list;
+	struct list_head crtc_list;
+	struct list_head encoder_list;
+	struct list_head connector_list;
+	struct platform_device *pdev;
+};
+
+/**
+ * struct atomkms_cfs_links - a group of links to other objects
+ * @group: the group (possible_crtcs/ or possible_encoders/)
+ * @targets: the objects linked to
+ * @num: entries of @targets
+ */
+struct atomkms_cfs_links {
+	struct config_group group;
+	struct config_item *targets[ATOMKMS_TOPO_MAX_ENCODERS];
+	u32 num;
+};
+
+/**
+ * struct atomkms_cfs_object - a plane, CRTC, encoder or connector
+ * @group: its directory
+ * @links: its possible_crtcs/ or possible_encoders/ (not for a CRTC)
+ * @dev: the device it belongs to
+ * @node: in its device's list of its kind
+ * @value: the plane's type, the CRTC's writeback, the connector's status
+ *         (1 connected, 2 disconnected)
+ * @refresh: the CRTC's refresh rate in Hz
+ * @index: the connector's index in the enabled device's topology
+ * @conn: a connector's own attributes (atomkms_configfs_connector.c)
+ */
+struct atomkms_cfs_object {
+	struct config_group group;
+	struct atomkms_cfs_links links;
+	struct atomkms_cfs_device *dev;
+	struct list_head node;
+	u32 value;
+	u32 refresh;
+	u32 index;
+	struct atomkms_cfs_connector conn;
+};
+
+#define ATOMKMS_CFS_CONNECTED		1
+#define ATOMKMS_CFS_DISCONNECTED	2
+
+static inline struct atomkms_cfs_device *to_cfs_device(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct atomkms_cfs_device,
+			    group);
+}
+
+static inline struct atomkms_cfs_object *to_cfs_object(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct atomkms_cfs_object,
+			    group);
+}
+
+static inline struct atomkms_cfs_links *to_cfs_links(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct atomkms_cfs_links,
+			    group);
+}
+
+extern struct configfs_attribute *atomkms_cfs_connector_attrs[];
+void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
+				  struct atomkms_config *c, u32 i);
+void atomkms_cfs_connector_enabled(struct atomkms_cfs_device *dev);
+void atomkms_cfs_connector_release(struct atomkms_cfs_object *obj);
+
+#endif /* ATOMKMS_CONFIGFS_H */

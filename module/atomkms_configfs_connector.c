@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A configfs connector's attributes, DEVICE/connectors/N/:
+ *
+ *   status          1 connected, 2 disconnected (vkms's); live: hotplug
+ *   type            DRM's connector type name: Virtual, HDMI-A, DP, eDP, ...
+ *   edid            the monitor's whole EDID in one write; live: hotplug
+ *   edid_enabled    1: the device uses edid, 0: the generated EDID; live
+ *   preferred_mode  WIDTHxHEIGHT[@REFRESH] of the generated EDID
+ *   non_desktop     1: a headset (the non-desktop property)
+ *   link_status     good or bad (link-status BAD and a hotplug); live
+ *
+ * "live" attributes may change while the device is enabled; the others
+ * answer -EBUSY then. Every refused write answers an errno and logs why
+ * (drm_dbg_driver() on an enabled device, else pr_debug()). Values are
+ * checked with the topology's own rules (atomkms_topology.c), and go into
+ * &struct atomkms_config when the device is enabled.
+ */
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <drm/drm_print.h>
+
+#include "atomkms_drv.h"
+#include "atomkms_configfs.h"
+
+/*
+ * Under the device's lock, on an enabled device: its atomkms_device, with
+ * the platform device's lock held, or NULL (a sysfs unbind may have
+ * removed it). Release with atomkms_cfs_put_akdev().
+ */
+static struct atomkms_device *atomkms_cfs_get_akdev(struct atomkms_cfs_object *obj)
+{
+	struct platform_device *pdev = obj->dev->pdev;
+
+	device_lock(&pdev->dev);
+	if (pdev->dev.driver && platform_get_drvdata(pdev))
+		return platform_get_drvdata(pdev);
+	device_unlock(&pdev->dev);
+	return NULL;
+}
+
+static void atomkms_cfs_put_akdev(struct atomkms_cfs_object *obj)
+{
+	device_unlock(&obj->dev->pdev->dev);
+}
+
+/* Under the device's lock: say why a write of @attr is refused. */
+static int atomkms_cfs_refuse(struct atomkms_cfs_object *obj,
+			      const char *attr, int err, const char *why)
+{
+	const char *dev = config_item_name(&obj->dev->group.cg_item);
+	const char *name = config_item_name(&obj->group.cg_item);
+	struct atomkms_device *akdev = NULL;
+
+	if (obj->dev->pdev)
+		akdev = atomkms_cfs_get_akdev(obj);
+	if (akdev) {
+		drm_dbg_driver(&akdev->drm, "configfs %s/connectors/%s/%s: %s (%d)\n",
+			       dev, name, attr, why, err);
+		atomkms_cfs_put_akdev(obj);
+	} else {
+		pr_debug("atomkms: configfs %s/connectors/%s/%s: %s (%d)\n",
+			 dev, name, attr, why, err);
+	}
+	return err;
+}
+
+/* Takes the device's lock; -EBUSY (and why) if the device is enabled. */
+static int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj,
+				     const char *attr)
+{
+	mutex_lock(&obj->dev->lock);
+	if (!obj->dev->pdev)
+		return 0;
+	atomkms_cfs_refuse(obj, attr, -EBUSY,
+			   "the device is enabled (write 0 to enabled first)");
+	mutex_unlock(&obj->dev->lock);
+	return -EBUSY;
+}
+
+/* Under the device's lock, on an enabled device: use the EDID chosen. */
+static int atomkms_cfs_push_edid(struct atomkms_cfs_object *obj,
+				 const u8 *edid, u32 len)
+{
+	struct atomkms_device *akdev = atomkms_cfs_get_akdev(obj);
+	int ret;
+
+	if (!akdev)
+		return 0;
+	ret = atomkms_output_set_edid(akdev, obj->index, edid, len);
+	atomkms_cfs_put_akdev(obj);
+	return ret;
+}
+
+static void atomkms_cfs_push_link(struct atomkms_cfs_object *obj)
+{
+	struct atomkms_device *akdev = atomkms_cfs_get_akdev(obj);
+
+	if (!akdev)
+		return;
+	atomkms_output_set_link_status(akdev, obj->index, obj->conn.link_bad);
+	atomkms_cfs_put_akdev(obj);
+}
+
+static ssize_t atomkms_cfs_connector_status_show(struct config_item *item,
+						 char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u32 v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->value;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%u\n", v);
+}
+
+static ssize_t atomkms_cfs_connector_status_store(struct config_item *item,
+						  const char *page,
+						  size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	struct atomkms_device *akdev;
+	u32 v;
+	int ret;
+
+	ret = kstrtou32(page, 0, &v);
+	if (!ret && v != ATOMKMS_CFS_CONNECTED && v != ATOMKMS_CFS_DISCONNECTED)
+		ret = -EINVAL;
+	mutex_lock(&obj->dev->lock);
+	if (ret) {
+		atomkms_cfs_refuse(obj, "status", ret,
+				   "1 (connected) or 2 (disconnected)");
+	} else {
+		obj->value = v;
+		akdev = obj->dev->pdev ? atomkms_cfs_get_akdev(obj) : NULL;
+		if (akdev) {
+			atomkms_output_set_connected(akdev, obj->index,
+						     v == ATOMKMS_CFS_CONNECTED);
+			atomkms_cfs_put_akdev(obj);
+		}
+	}
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_type_show(struct config_item *item,
+					       char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u32 type;
+
+	mutex_lock(&obj->dev->lock);
+	type = obj->conn.type ? obj->conn.type : ATOMKMS_TOPO_CONN_VIRTUAL;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%s\n", atomkms_topo_connector_type_name(type));
+}
+
+static ssize_t atomkms_cfs_connector_type_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	int type = atomkms_topo_connector_type(page, count);
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, "type");
+	if (ret)
+		return ret;
+	if (type < 0)
+		ret = atomkms_cfs_refuse(obj, "type", -EINVAL,
+					 "not a connector type DRM names (Virtual, HDMI-A, DP, eDP, ...)");
+	else
+		obj->conn.type = type;
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_edid_show(struct config_item *item,
+					       char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u32 len;
+
+	mutex_lock(&obj->dev->lock);
+	len = obj->conn.edid_len;
+	if (len)
+		memcpy(page, obj->conn.edid, len);
+	mutex_unlock(&obj->dev->lock);
+	return len;
+}
+
+/*
+ * The whole EDID in one write (configfs hands a regular attribute at most
+ * 4095 bytes of a write: 31 blocks). A lone newline forgets it (and sets
+ * edid_enabled to 0). On an enabled device that uses it, the connector
+ * takes it at once, if DRM's parser accepts it too.
+ */
+static ssize_t atomkms_cfs_connector_edid_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool clear = count == 1 && page[0] == '\n';
+	const char *why = NULL;
+	u8 *edid = NULL;
+	int ret = 0;
+
+	if (!clear) {
+		why = atomkms_topo_check_edid((const u8 *)page, count);
+		edid = why ? NULL : kmemdup(page, count, GFP_KERNEL);
+		if (!why && !edid)
+			return -ENOMEM;
+	}
+	mutex_lock(&obj->dev->lock);
+	if (why) {
+		ret = atomkms_cfs_refuse(obj, "edid", -EINVAL, why);
+		goto out;
+	}
+	if (obj->dev->pdev && obj->conn.edid_enabled)
+		ret = atomkms_cfs_push_edid(obj, edid, clear ? 0 : count);
+	if (ret) {
+		atomkms_cfs_refuse(obj, "edid", ret, "DRM's EDID parser refuses it");
+		kfree(edid);
+		goto out;
+	}
+	kfree(obj->conn.edid);
+	obj->conn.edid = edid;
+	obj->conn.edid_len = clear ? 0 : count;
+	if (clear)
+		obj->conn.edid_enabled = false;
+out:
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_edid_enabled_show(struct config_item *item,
+						       char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.edid_enabled;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%d\n", v);
+}
+
+static ssize_t atomkms_cfs_connector_edid_enabled_store(struct config_item *item,
+							const char *page,
+							size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool v;
+	int ret;
+
+	ret = kstrtobool(page, &v);
+	mutex_lock(&obj->dev->lock);
+	if (ret) {
+		atomkms_cfs_refuse(obj, "edid_enabled", ret, "0 or 1");
+		goto out;
+	}
+	if (v && !obj->conn.edid) {
+		ret = atomkms_cfs_refuse(obj, "edid_enabled", -ENODATA,
+					 "no EDID written yet");
+		goto out;
+	}
+	if (obj->dev->pdev && v != obj->conn.edid_enabled)
+		ret = atomkms_cfs_push_edid(obj, v ? obj->conn.edid : NULL,
+					    obj->conn.edid_len);
+	if (ret)
+		atomkms_cfs_refuse(obj, "edid_enabled", ret,
+				   "DRM's EDID parser refuses it");
+	else
+		obj->conn.edid_enabled = v;
+out:
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_preferred_mode_show(struct config_item *item,
+							 char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	struct atomkms_cfs_connector c;
+
+	mutex_lock(&obj->dev->lock);
+	c = obj->conn;
+	mutex_unlock(&obj->dev->lock);
+	if (!c.pref_width)
+		return sprintf(page, "1920x1080\n");
+	if (!c.pref_refresh)
+		return sprintf(page, "%ux%u\n", c.pref_width, c.pref_height);
+	return sprintf(page, "%ux%u@%u\n", c.pref_width, c.pref_height,
+		       c.pref_refresh);
+}
+
+static ssize_t atomkms_cfs_connector_preferred_mode_store(struct config_item *item,
+							  const char *page,
+							  size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	const char *why = NULL;
+	u16 w, h, hz;
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, "preferred_mode");
+	if (ret)
+		return ret;
+	ret = atomkms_topo_parse_mode(page, count, &w, &h, &hz, &why);
+	if (ret) {
+		ret = atomkms_cfs_refuse(obj, "preferred_mode", -EINVAL, why);
+	} else {
+		obj->conn.pref_width = w;
+		obj->conn.pref_height = h;
+		obj->conn.pref_refresh = hz;
+	}
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_non_desktop_show(struct config_item *item,
+						      char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.non_desktop;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%d\n", v);
+}
+
+static ssize_t atomkms_cfs_connector_non_desktop_store(struct config_item *item,
+						       const char *page,
+						       size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool v;
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, "non_desktop");
+	if (ret)
+		return ret;
+	ret = kstrtobool(page, &v);
+	if (ret)
+		atomkms_cfs_refuse(obj, "non_desktop", ret, "0 or 1");
+	else
+		obj->conn.non_desktop = v;
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+/* On an enabled device, what the property says (userspace may reset it). */
+static ssize_t atomkms_cfs_connector_link_status_show(struct config_item *item,
+						      char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	struct atomkms_device *akdev;
+	bool bad;
+
+	mutex_lock(&obj->dev->lock);
+	bad = obj->conn.link_bad;
+	akdev = obj->dev->pdev ? atomkms_cfs_get_akdev(obj) : NULL;
+	if (akdev) {
+		bad = atomkms_output_link_bad(akdev, obj->index);
+		atomkms_cfs_put_akdev(obj);
+	}
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%s\n", bad ? "bad" : "good");
+}
+
+static ssize_t atomkms_cfs_connector_link_status_store(struct config_item *item,
+						       const char *page,
+						       size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool bad = sysfs_streq(page, "bad");
+	int ret = 0;
+
+	mutex_lock(&obj->dev->lock);
+	if (!bad && !sysfs_streq(page, "good")) {
+		ret = atomkms_cfs_refuse(obj, "link_status", -EINVAL,
+					 "good or bad");
+	} else {
+		obj->conn.link_bad = bad;
+		if (obj->dev->pdev)
+			atomkms_cfs_push_link(obj);
+	}
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(atomkms_cfs_connector_, status);
+CONFIGFS_ATTR(atomkms_cfs_connector_, type);
+CONFIGFS_ATTR(atomkms_cfs_connector_, edid);
+CONFIGFS_ATTR(atomkms_cfs_connector_, edid_enabled);
+CONFIGFS_ATTR(atomkms_cfs_connector_, preferred_mode);
+CONFIGFS_ATTR(atomkms_cfs_connector_, non_desktop);
+CONFIGFS_ATTR(atomkms_cfs_connector_, link_status);
+
+struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
+	&atomkms_cfs_connector_attr_status,
+	&atomkms_cfs_connector_attr_type,
+	&atomkms_cfs_connector_attr_edid,
+	&atomkms_cfs_connector_attr_edid_enabled,
+	&atomkms_cfs_connector_attr_preferred_mode,
+	&atomkms_cfs_connector_attr_non_desktop,
+	&atomkms_cfs_connector_attr_link_status,
+	NULL,
+};
+
+/**
+ * atomkms_cfs_connector_config - a connector's attributes as configuration
+ * @obj: the connector
+ * @c: the configuration being filled, under the device's lock
+ * @i: the connector's index in it
+ */
+void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
+				  struct atomkms_config *c, u32 i)
+{
+	c->connectors[i].type = obj->conn.type;
+	c->connectors[i].non_desktop = obj->conn.non_desktop;
+	c->connectors[i].edid_enabled = obj->conn.edid_enabled;
+	c->connectors[i].pref_width = obj->conn.pref_width;
+	c->connectors[i].pref_height = obj->conn.pref_height;
+	c->connectors[i].pref_refresh = obj->conn.pref_refresh;
+	c->connectors[i].edid = obj->conn.edid;
+	c->connectors[i].edid_len = obj->conn.edid_len;
+}
+
+/**
+ * atomkms_cfs_connector_enabled - hand a new device its connectors' EDIDs
+ * @dev: the device, just enabled, under its lock
+ *
+ * The topology holds no EDID bytes (it is copied as platform data): each
+ * connector that uses a written EDID takes it now, and one whose link was
+ * set bad has it so, each with a hotplug event. A device bound again
+ * through sysfs starts with its generated EDIDs.
+ */
+void atomkms_cfs_connector_enabled(struct atomkms_cfs_device *dev)
+{
+	struct atomkms_cfs_object *obj;
+
+	list_for_each_entry(obj, &dev->connector_list, node) {
+		if (obj->conn.edid_enabled &&
+		    atomkms_cfs_push_edid(obj, obj->conn.edid,
+					  obj->conn.edid_len))
+			atomkms_cfs_refuse(obj, "edid", -EINVAL,
+					   "DRM's EDID parser refuses it: the generated EDID is used");
+		if (obj->conn.link_bad)
+			atomkms_cfs_push_link(obj);
+	}
+}
+
+/**
+ * atomkms_cfs_connector_release - free what a connector holds
+ * @obj: any configfs object (only a connector holds an EDID)
+ */
+void atomkms_cfs_connector_release(struct atomkms_cfs_object *obj)
+{
+	kfree(obj->conn.edid);
+}
