@@ -15,6 +15,11 @@
 #   modetest      an atomic mode set with an overlay plane and a cloned
 #                 writeback connector: the dump shows the SMPTE bars and
 #                 the overlay, and hashes to the live CRC
+#   weston-hotplug  weston on a configfs device (userspace/atomkms-shape)
+#                 gains an output when its second connector is plugged
+#                 (with an injected EDID's mode when atomkms has
+#                 connectors/N/edid) and loses it when unplugged, from its
+#                 screenshots' width and its log; nothing else in the log
 #
 # "Hashes to the live CRC" means: frame-check (test/clients/frame-check.c)
 # computes atomkms's frame CRC of the image with the module's own code and
@@ -210,6 +215,15 @@ wait $mp
 [ $? = 0 ] || detail="${detail:+$detail; }modetest failed: $(tail -n 3 "$out/modetest.log" | tr '\n' ' ')"
 result modetest "$([ -z "$detail" ] && echo 0 || echo 1)" \
 	"${detail:-$(sed -n 's/^bars: //p' "$out/modetest-bars.txt"); dump = live frame}"
+
+# --- weston-hotplug: weston on a configfs device gains and loses an
+# output as a connector is plugged and unplugged (qemu/jobs/weston-hotplug.sh)
+sh /host/qemu/jobs/weston-hotplug.sh "$out" > /tmp/weston-hotplug.txt 2>&1
+hrc=$?
+grep '^# ' /tmp/weston-hotplug.txt
+detail=$(sed -n 's/^\(not \)\{0,1\}ok - weston-hotplug: //p' /tmp/weston-hotplug.txt)
+[ -n "$detail" ] || detail="the job ended early: $(tail -n 3 /tmp/weston-hotplug.txt | tr '\n' ' ')"
+result weston-hotplug $hrc "$detail"
 
 echo "clients: $passed passed, $failed failed"
 [ $failed = 0 ]

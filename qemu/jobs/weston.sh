@@ -2,12 +2,14 @@
 # lifecycle-weston.sh), after qemu/jobs/seat.sh:
 #
 #   wait_for CMD SECONDS   wait up to SECONDS seconds for CMD to succeed
-#   weston_start DIR NAME  start weston as the clients stage runs it (DRM
+#   weston_start DIR NAME [ARGS...]
+#                          start weston as the clients stage runs it (DRM
 #                          backend, pixman, --debug for weston-screenshooter,
 #                          no input devices, test/clients/weston.ini: a still
 #                          desktop of colour 0x204080) on the socket
 #                          wayland-weston, log in DIR/NAME.log, its pid in
-#                          $wp; fails if the socket is not there in 60 s
+#                          $wp; fails if the socket is not there in 60 s;
+#                          ARGS go to weston (--drm-device=cardN)
 #   stop PID               stop a process (SIGTERM; SIGKILL after 20 s) and
 #                          wait for it, and for its DRM master (held through
 #                          seatd) to be gone: a client that is not master
@@ -21,10 +23,12 @@ wait_for() {
 }
 
 weston_start() {
+	ws_log=$1/$2
+	shift 2
 	rm -f "$XDG_RUNTIME_DIR/wayland-weston" "$XDG_RUNTIME_DIR/wayland-weston.lock"
 	weston --backend=drm --renderer=pixman --debug --continue-without-input \
 		--socket=wayland-weston --config=/host/test/clients/weston.ini \
-		--log="$1/$2.log" > "$1/$2.out" 2>&1 &
+		--log="$ws_log.log" "$@" > "$ws_log.out" 2>&1 &
 	wp=$!
 	wait_for "test -S $XDG_RUNTIME_DIR/wayland-weston" 60
 }
