@@ -3,7 +3,8 @@
  * Unit tests of module/core/atomkms_topology.c: the default topology of every
  * parameter combination the README allows, checked against the rules
  * restated here independently (object order, zpos, the routing masks),
- * and each validation rule broken once on purpose.
+ * and each validation rule broken once on purpose; connectors' own
+ * attributes (type names, preferred modes, written EDIDs) likewise.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -460,6 +461,166 @@ static void test_config(void)
 	REFUSED("0 Hz", atomkms_topology_validate(&t, &why), "refresh must be 1 to 1000");
 }
 
+/* A one-block EDID that passes the structural checks, and its length. */
+static u32 edid_ok(u8 *e, u32 blocks)
+{
+	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	u32 b, i;
+
+	memset(e, 0, blocks * 128);
+	memcpy(e, header, 8);
+	e[126] = (u8)(blocks - 1);
+	for (b = 0; b < blocks; b++) {
+		u8 sum = 0;
+
+		e[b * 128] = b ? 0x02 : 0;
+		for (i = 0; i < 127; i++)
+			sum += e[b * 128 + i];
+		e[b * 128 + 127] = (u8)(0x100 - sum);
+	}
+	return blocks * 128;
+}
+
+static void test_connector_attrs(void)
+{
+	static const char *const names[] = { "VGA", "DVI-I", "DVI-D", "LVDS",
+		"DP", "HDMI-A", "eDP", "Virtual", "DSI" };
+	static const int types[] = { 1, 2, 3, 7, 10, 11, 14, 15, 16 };
+	struct atomkms_params p = defaults();
+	struct atomkms_topology t;
+	struct atomkms_config c;
+	const char *why = "";
+	u8 e[4352];
+	u16 w, h, hz;
+	u32 i, len;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		CHECK(atomkms_topo_connector_type(names[i], strlen(names[i])) == types[i],
+		      "type %s", names[i]);
+		CHECK(!strcmp(atomkms_topo_connector_type_name(types[i]), names[i]),
+		      "name of %d", types[i]);
+	}
+	CHECK(atomkms_topo_connector_type("HDMI-A\n", 7) == 11, "a trailing newline");
+	CHECK(atomkms_topo_connector_type("HDMI-A\n\n", 8) < 0, "two newlines");
+	CHECK(atomkms_topo_connector_type("HDMI", 4) < 0, "a prefix");
+	CHECK(atomkms_topo_connector_type("hdmi-a", 6) < 0, "another case");
+	CHECK(atomkms_topo_connector_type("Writeback", 9) < 0, "Writeback");
+	CHECK(atomkms_topo_connector_type("Unknown", 7) < 0, "Unknown");
+	CHECK(atomkms_topo_connector_type("", 0) < 0, "empty");
+	CHECK(!atomkms_topo_connector_type_name(0) &&
+	      !atomkms_topo_connector_type_name(18) &&
+	      !atomkms_topo_connector_type_name(21), "no name for 0, 18, 21");
+
+	CHECK(!atomkms_topo_parse_mode("2880x1800@90\n", 13, &w, &h, &hz, &why) &&
+	      w == 2880 && h == 1800 && hz == 90, "2880x1800@90: %s", why);
+	/* CVT-RB: 3040x1905 at 120 Hz, 695 MHz: past what a DTD says. */
+	REFUSED("2880x1800@120", atomkms_topo_parse_mode("2880x1800@120", 13, &w, &h,
+							 &hz, &why), "655.35 MHz");
+	CHECK(!atomkms_topo_parse_mode("1280x720", 8, &w, &h, &hz, &why) &&
+	      w == 1280 && h == 720 && hz == 0, "1280x720: %s", why);
+	CHECK(!atomkms_topo_parse_mode("3840x2160@60", 12, &w, &h, &hz, &why),
+	      "3840x2160@60: %s", why);
+	CHECK(!atomkms_topo_parse_mode("4095x4095@30", 12, &w, &h, &hz, &why),
+	      "4095x4095@30: %s", why);
+	REFUSED("3840x2160@120", atomkms_topo_parse_mode("3840x2160@120", 13, &w, &h,
+							 &hz, &why), "655.35 MHz");
+	REFUSED("4096x2160", atomkms_topo_parse_mode("4096x2160", 9, &w, &h, &hz, &why),
+		"640x480 to 4095x4095");
+	REFUSED("639x480", atomkms_topo_parse_mode("639x480", 7, &w, &h, &hz, &why),
+		"640x480 to 4095x4095");
+	REFUSED("640x480@1001", atomkms_topo_parse_mode("640x480@1001", 12, &w, &h,
+							&hz, &why), "1 to 1000 Hz");
+	REFUSED("640x480@0", atomkms_topo_parse_mode("640x480@0", 9, &w, &h, &hz, &why),
+		"not WIDTHxHEIGHT");
+	REFUSED("640x", atomkms_topo_parse_mode("640x", 4, &w, &h, &hz, &why),
+		"not WIDTHxHEIGHT");
+	REFUSED("640 x 480", atomkms_topo_parse_mode("640 x 480", 9, &w, &h, &hz, &why),
+		"not WIDTHxHEIGHT");
+	REFUSED("1920x1080@60Hz", atomkms_topo_parse_mode("1920x1080@60Hz", 14, &w, &h,
+							  &hz, &why), "not WIDTHxHEIGHT");
+	REFUSED("99999999x1", atomkms_topo_parse_mode("99999999x1", 10, &w, &h, &hz,
+						      &why), "not WIDTHxHEIGHT");
+
+	len = edid_ok(e, 1);
+	CHECK(!atomkms_topo_check_edid(e, len), "a sound base block");
+	CHECK(!atomkms_topo_check_edid(e, edid_ok(e, 2)), "two blocks");
+	CHECK(!atomkms_topo_check_edid(e, edid_ok(e, 31)), "31 blocks");
+	CHECK(!atomkms_topo_check_edid(e, edid_ok(e, 32)), "32 blocks: 4096 bytes");
+	edid_ok(e, 33);
+	CHECK(atomkms_topo_check_edid(e, 33 * 128) &&
+	      strstr(atomkms_topo_check_edid(e, 33 * 128), "128 to 4096"), "33 blocks");
+	len = edid_ok(e, 2);
+	CHECK(strstr(atomkms_topo_check_edid(e, 128), "extension count"),
+	      "truncated: one block of two");
+	CHECK(strstr(atomkms_topo_check_edid(e, 200), "multiple of 128"), "200 bytes");
+	CHECK(strstr(atomkms_topo_check_edid(e, 0), "multiple of 128"), "0 bytes");
+	memset(e + 256, 0, 128);
+	CHECK(strstr(atomkms_topo_check_edid(e, 384), "extension count"),
+	      "a zero block after (its checksum holds): the extension count");
+	e[200] ^= 1;
+	CHECK(strstr(atomkms_topo_check_edid(e, len), "checksum"),
+	      "the extension's checksum");
+	e[200] ^= 1;
+	e[1] = 0xfe;
+	CHECK(strstr(atomkms_topo_check_edid(e, len), "header"), "a bad header");
+	e[1] = 0xff;
+
+	/* Through the configuration: type, preferred mode, EDID, headset. */
+	p.num_overlays = 1;
+	c = config(2, 1, true);
+	c.connectors[0].type = 14;
+	c.connectors[0].pref_width = 2880;
+	c.connectors[0].pref_height = 1800;
+	c.connectors[0].pref_refresh = 90;
+	c.connectors[1].non_desktop = true;
+	c.connectors[1].edid = e;
+	c.connectors[1].edid_len = len;
+	c.connectors[1].edid_enabled = true;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "eDP 2880x1800@90: %s", why);
+	CHECK(t.connectors[0].type == 14 && t.connectors[0].pref_width == 2880 &&
+	      t.connectors[0].pref_height == 1800 && t.connectors[0].refresh == 90 &&
+	      t.connectors[0].max_width == 4096 && t.connectors[0].max_height == 2160,
+	      "connector 0: eDP, 2880x1800 at 90 Hz, up to 4096x2160");
+	CHECK(t.connectors[1].type == 15 && t.connectors[1].non_desktop &&
+	      t.connectors[1].pref_width == 1920 && t.connectors[1].refresh == 60,
+	      "connector 1: Virtual by default, a headset, 1920x1080 at its CRTC's 60 Hz");
+	c.connectors[0].pref_height = 4000;
+	c.connectors[0].pref_refresh = 30;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      t.connectors[0].max_height == 4000,
+	      "a tall preferred mode raises the largest: %s", why);
+	c.connectors[0].pref_height = 1800;
+	c.connectors[0].type = 18;
+	REFUSED("a Writeback connector", atomkms_topology_from_config(&c, &t, &why),
+		"unknown connector type");
+	c.connectors[0].type = 14;
+	c.connectors[0].pref_refresh = 240;
+	REFUSED("2880x1800@240", atomkms_topology_from_config(&c, &t, &why), "655.35 MHz");
+	c.connectors[0].pref_refresh = 90;
+	c.connectors[1].edid_len = 128;
+	REFUSED("a truncated EDID", atomkms_topology_from_config(&c, &t, &why),
+		"extension count");
+	c.connectors[1].edid_len = 0;
+	REFUSED("edid_enabled without an EDID", atomkms_topology_from_config(&c, &t, &why),
+		"edid_enabled without an EDID");
+
+	/* The module parameter: types in order, Virtual beyond. */
+	p = defaults();
+	p.num_crtcs = 3;
+	p.num_overlays = 1;
+	p.connector_types[0] = 11;
+	p.connector_types[1] = 16;
+	p.num_connector_types = 2;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "connector_types=HDMI-A,DSI: %s", why);
+	CHECK(t.connectors[0].type == 11 && t.connectors[1].type == 16 &&
+	      t.connectors[2].type == 15, "HDMI-A, DSI, then Virtual");
+	t.connectors[2].type = 0;
+	REFUSED("a connector of type 0", atomkms_topology_validate(&t, &why),
+		"unknown connector type");
+}
+
 int main(void)
 {
 	test_every_combination();
@@ -467,5 +628,6 @@ int main(void)
 	test_bad_params();
 	test_rules();
 	test_config();
+	test_connector_attrs();
 	return check_done("test_topology");
 }
