@@ -116,6 +116,8 @@ GUEST_CLOCK=icount igt_run test/igt/ci-icount-720p.list igt-ci-icount-720p \
 	"pref_width=1280 pref_height=720"
 igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_mask=2" \
 	test/igt/expected.txt
+igt_run test/igt/ci-hdmi.list igt-ci-hdmi "connector_types=HDMI-A" \
+	test/igt/expected-hdmi.txt test/igt/expected.txt
 
 echo
 [ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"
