@@ -115,6 +115,7 @@ static void atomkms_connector_update_props(struct drm_connector *connector,
 					   bool written)
 {
 	struct drm_display_info *info = &connector->display_info;
+	bool vrr;
 
 	if (c->non_desktop) {
 		info->non_desktop = true;
@@ -123,8 +124,9 @@ static void atomkms_connector_update_props(struct drm_connector *connector,
 					      1);
 	}
 	/* A written EDID is adaptive-sync capable if it says a range. */
-	drm_connector_set_vrr_capable_property(connector, !written ||
-		info->monitor_range.max_vfreq > info->monitor_range.min_vfreq);
+	vrr = !written ||
+	      info->monitor_range.max_vfreq > info->monitor_range.min_vfreq;
+	drm_connector_set_vrr_capable_property(connector, vrr);
 }
 
 /*
@@ -222,18 +224,17 @@ static int atomkms_connector_detect(struct drm_connector *connector,
 }
 
 /*
- * Called with the mode_config mutex held, which it drops: probe connector
- * @index again, so that its status and modes are current for clients that
- * read them without probing, then send a hotplug event naming it (a
- * uevent with CONNECTOR=, and the DRM clients' hotplug).
+ * Probe connector @index again, so that its status and modes are current
+ * for clients that read them without probing, then send a hotplug event
+ * naming it (a uevent with CONNECTOR=, and the DRM clients' hotplug).
  */
 static void atomkms_output_reprobe(struct atomkms_device *akdev,
 				   unsigned int index)
-	__releases(&akdev->drm.mode_config.mutex)
 {
 	struct drm_device *drm = &akdev->drm;
 	struct drm_connector *connector = &akdev->outputs[index]->connector;
 
+	mutex_lock(&drm->mode_config.mutex);
 	connector->funcs->fill_modes(connector, drm->mode_config.max_width,
 				     drm->mode_config.max_height);
 	mutex_unlock(&drm->mode_config.mutex);
@@ -256,6 +257,7 @@ void atomkms_output_set_connected(struct atomkms_device *akdev,
 
 	mutex_lock(&drm->mode_config.mutex);
 	akdev->topo.connectors[index].connected = connected;
+	mutex_unlock(&drm->mode_config.mutex);
 	atomkms_output_reprobe(akdev, index);
 }
 
@@ -294,8 +296,9 @@ int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
 	mutex_lock(&drm->mode_config.mutex);
 	old = out->edid;
 	out->edid = drm_edid;
-	atomkms_output_reprobe(akdev, index);
+	mutex_unlock(&drm->mode_config.mutex);
 	drm_edid_free(old);
+	atomkms_output_reprobe(akdev, index);
 	return 0;
 }
 
@@ -370,7 +373,6 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	/* The topology's connector types are DRM's. */
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VGA != DRM_MODE_CONNECTOR_VGA);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_HDMIA != DRM_MODE_CONNECTOR_HDMIA);
-	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_EDP != DRM_MODE_CONNECTOR_eDP);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VIRTUAL != DRM_MODE_CONNECTOR_VIRTUAL);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_DSI != DRM_MODE_CONNECTOR_DSI);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_WRITEBACK != DRM_MODE_CONNECTOR_WRITEBACK);
