@@ -20,6 +20,8 @@
 #                 (with an injected EDID's mode when atomkms has
 #                 connectors/N/edid) and loses it when unplugged, from its
 #                 screenshots' width and its log; nothing else in the log
+#   shape         userspace/atomkms-shape's presets, plug, unplug and
+#                 set-edid by name, and its refusals with their exit codes
 #
 # "Hashes to the live CRC" means: frame-check (test/clients/frame-check.c)
 # computes atomkms's frame CRC of the image with the module's own code and
@@ -224,6 +226,15 @@ grep '^# ' /tmp/weston-hotplug.txt
 detail=$(sed -n 's/^\(not \)\{0,1\}ok - weston-hotplug: //p' /tmp/weston-hotplug.txt)
 [ -n "$detail" ] || detail="the job ended early: $(tail -n 3 /tmp/weston-hotplug.txt | tr '\n' ' ')"
 result weston-hotplug $hrc "$detail"
+
+# --- shape: atomkms-shape's presets, plug/unplug/set-edid and refusals
+# (qemu/jobs/shape.sh)
+sh /host/qemu/jobs/shape.sh "$out" > /tmp/shape.txt 2>&1
+hrc=$?
+grep '^# ' /tmp/shape.txt
+detail=$(sed -n 's/^\(not \)\{0,1\}ok - shape: //p' /tmp/shape.txt)
+[ -n "$detail" ] || detail="the job ended early: $(tail -n 3 /tmp/shape.txt | tr '\n' ' ')"
+result shape $hrc "$detail"
 
 echo "clients: $passed passed, $failed failed"
 [ $failed = 0 ]
