@@ -375,6 +375,7 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_HDMIA != DRM_MODE_CONNECTOR_HDMIA);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VIRTUAL != DRM_MODE_CONNECTOR_VIRTUAL);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_DSI != DRM_MODE_CONNECTOR_DSI);
+	BUILD_BUG_ON(DRM_MODE_CONNECTOR_DisplayPort != ATOMKMS_TOPO_CONN_DP);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_WRITEBACK != DRM_MODE_CONNECTOR_WRITEBACK);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_MAX != DRM_MODE_CONNECTOR_USB);
 
@@ -410,6 +411,20 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	 */
 	if (c->type == DRM_MODE_CONNECTOR_VIRTUAL)
 		drm_connector_attach_edid_property(&out->connector);
+
+	/*
+	 * HDMI and DisplayPort sinks take HDR metadata: the caps are the
+	 * EDID's (&drm_connector.hdr_sink_metadata), the property lets a
+	 * compositor send its infoframe's contents.
+	 */
+	if (c->type == DRM_MODE_CONNECTOR_HDMIA ||
+	    c->type == DRM_MODE_CONNECTOR_HDMIB ||
+	    c->type == DRM_MODE_CONNECTOR_DisplayPort ||
+	    c->type == ATOMKMS_TOPO_CONN_EDP) {
+		ret = drm_connector_attach_hdr_output_metadata_property(&out->connector);
+		if (ret)
+			return ret;
+	}
 
 	/* Adaptive sync: userspace may set VRR_ENABLED on the CRTC. */
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);

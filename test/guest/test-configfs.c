@@ -379,6 +379,7 @@ static void test_connector_bad_writes(void)
 	check(!strcmp(read_line(P("d1/connectors/n1/preferred_mode")), "1280x1024"),
 	      "preferred_mode: reads back", read_line(P("d1/connectors/n1/preferred_mode")));
 	want(write_str(P("%s/non_desktop", n0), "2"), -EINVAL, "non_desktop 2");
+	want(write_str(P("d1/connectors/n1/non_desktop"), "1"), 0, "non_desktop 1 on the other");
 	want(write_str(P("%s/link_status", n0), "fine"), -EINVAL, "link_status fine");
 	check(!strcmp(read_line(P("%s/link_status", n0)), "good"), "link_status good at first",
 	      read_line(P("%s/link_status", n0)));
@@ -460,6 +461,9 @@ static void test_connector_live(int fd)
 	enc = c && c->count_encoders ? drmModeGetEncoder(fd, c->encoders[0]) : NULL;
 	check(c && c->connector_type == DRM_MODE_CONNECTOR_HDMIA,
 	      "type HDMI-A: GETCONNECTOR says HDMI-A", sf("%d", c ? (int)c->connector_type : -1));
+	check(conn_prop(fd, conn, "HDR_OUTPUT_METADATA") >= 0 &&
+	      conn_prop(fd, conn, "non-desktop") == 0,
+	      "HDMI-A: HDR_OUTPUT_METADATA, and not a headset", "missing");
 	check(enc && enc->encoder_type == DRM_MODE_ENCODER_TMDS,
 	      "type HDMI-A: a TMDS encoder", sf("%d", enc ? (int)enc->encoder_type : -1));
 	check(c1 && c1->connector_type == DRM_MODE_CONNECTOR_DisplayPort,
@@ -682,6 +686,8 @@ static void test_hotplug(int fd)
 	      c->modes[0].vdisplay == 1024 && c->modes[0].vrefresh == 60 &&
 	      (c->modes[0].type & DRM_MODE_TYPE_PREFERRED),
 	      "plug: preferred_mode 1280x1024 at CRTC 1's 60 Hz first", conn_desc(c));
+	check(conn_prop(fd, conn, "non-desktop") == 1, "plug: non_desktop 1, a headset",
+	      sf("%lld", conn_prop(fd, conn, "non-desktop")));
 	drmModeFreeConnector(c);
 
 	t0 = mono_now();
