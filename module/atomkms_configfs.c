@@ -160,8 +160,11 @@ static ssize_t atomkms_cfs_device_enabled_store(struct config_item *item,
 	int ret;
 
 	ret = kstrtobool(page, &enable);
-	if (ret)
+	if (ret) {
+		pr_debug("atomkms: configfs %s/enabled: 0 or 1 (%d)\n",
+			 config_item_name(item), ret);
 		return ret;
+	}
 	mutex_lock(&dev->lock);
 	if (enable && !dev->pdev) {
 		ret = atomkms_cfs_enable(dev);
@@ -182,29 +185,32 @@ static struct configfs_attribute *atomkms_cfs_device_attrs[] = {
 };
 
 /*
- * A u32 attribute of an object: @min to @max, -EBUSY on an enabled device
- * unless @live, which then runs under the lock with the new value.
+ * A u32 attribute of an object: @min to @max, -EBUSY on an enabled device.
+ * (A connector's attributes, some of which act on an enabled device, are
+ * in atomkms_configfs_connector.c.)
  */
 static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
-				 size_t count, u32 *field, u32 min, u32 max,
-				 void (*live)(struct atomkms_cfs_object *obj))
+				 size_t count, u32 *field, u32 min, u32 max)
 {
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
 	u32 v;
 	int ret;
 
 	ret = kstrtou32(page, 0, &v);
-	if (ret)
+	if (!ret && (v < min || v > max))
+		ret = -EINVAL;
+	if (ret) {
+		pr_debug("atomkms: configfs %s: not a number from %u to %u (%d)\n",
+			 config_item_name(item), min, max, ret);
 		return ret;
-	if (v < min || v > max)
-		return -EINVAL;
+	}
 	mutex_lock(&obj->dev->lock);
-	if (obj->dev->pdev && !live) {
+	if (obj->dev->pdev) {
+		pr_debug("atomkms: configfs %s: the device is enabled (%d)\n",
+			 config_item_name(item), -EBUSY);
 		ret = -EBUSY;
 	} else {
 		*field = v;
-		if (obj->dev->pdev)
-			live(obj);
 	}
 	mutex_unlock(&obj->dev->lock);
 	return ret ? ret : count;
@@ -225,7 +231,7 @@ static ssize_t atomkms_cfs_show(struct config_item *item, char *page,
 #define ATOMKMS_CFS_FIELD(item, off) \
 	((u32 *)((char *)to_cfs_object(item) + (off)))
 
-#define ATOMKMS_CFS_U32(kind, name, field, min, max, live)		\
+#define ATOMKMS_CFS_U32(kind, name, field, min, max)			\
 static const size_t atomkms_cfs_##kind##_##name##_off =			\
 	offsetof(struct atomkms_cfs_object, field);			\
 static ssize_t atomkms_cfs_##kind##_##name##_show(struct config_item *item, \
@@ -240,14 +246,13 @@ static ssize_t atomkms_cfs_##kind##_##name##_store(struct config_item *item, \
 {									\
 	return atomkms_cfs_store(item, page, count,			\
 		ATOMKMS_CFS_FIELD(item, atomkms_cfs_##kind##_##name##_off), \
-		min, max, live);					\
+		min, max);						\
 }									\
 CONFIGFS_ATTR(atomkms_cfs_##kind##_, name)
 
-ATOMKMS_CFS_U32(plane, type, value, ATOMKMS_TOPO_OVERLAY, ATOMKMS_TOPO_CURSOR,
-		NULL);
-ATOMKMS_CFS_U32(crtc, writeback, value, 0, 1, NULL);
-ATOMKMS_CFS_U32(crtc, refresh, refresh, 1, ATOMKMS_TOPO_MAX_REFRESH, NULL);
+ATOMKMS_CFS_U32(plane, type, value, ATOMKMS_TOPO_OVERLAY, ATOMKMS_TOPO_CURSOR);
+ATOMKMS_CFS_U32(crtc, writeback, value, 0, 1);
+ATOMKMS_CFS_U32(crtc, refresh, refresh, 1, ATOMKMS_TOPO_MAX_REFRESH);
 
 static struct configfs_attribute *atomkms_cfs_plane_attrs[] = {
 	&atomkms_cfs_plane_attr_type,
