@@ -6,7 +6,7 @@
 #       sh qemu/jobs/shape.sh /host/build/guest/shape
 #
 # Builds each preset and checks the new card's connectors in sysfs (kind,
-# status, preferred mode), plugs dual-4k's dp2 with and without an EDID,
+# status, preferred mode), unplugs dual-4k's dp2 and plugs it with an EDID,
 # checks the refusals (tiled-8k, a name taken, a truncated and a malformed
 # EDID, usage) and their exit codes, and destroys everything: the configfs
 # root and the cards are as before. Prints "# " lines and one "ok"/"not ok
@@ -84,19 +84,16 @@ else
 	bad "atomkms-shape laptop: $o"
 fi
 
-# dual-4k, and its dp2 plugged and unplugged, with and without an EDID.
+# dual-4k, and its dp2 unplugged and plugged again with an EDID.
 run 0 dual-4k
 card=$(card_of dual-4k)
 conn "$card" DP connected 3840x2160
 [ "$(ls -d /sys/class/drm/"$card"-DP-* | wc -l)" = 2 ] || bad "dual-4k: not two DP connectors"
+# (One cycle: a 4K card keeps the guest's CPUs busy under TCG.)
 run 0 unplug dual-4k dp2
 [ "$(ls /sys/class/drm/"$card"-DP-*/status | xargs cat | sort | tr '\n' ' ')" = "connected disconnected " ] ||
 	bad "dual-4k: dp2 not unplugged"
-run 0 plug dual-4k dp2
-[ "$(ls /sys/class/drm/"$card"-DP-*/status | xargs cat | sort -u)" = connected ] ||
-	bad "dual-4k: dp2 not plugged again"
 perl "$mkedid" 1600x900 "user's monitor" > /tmp/monitor.edid
-run 0 unplug dual-4k dp2
 run 0 plug dual-4k dp2 /tmp/monitor.edid
 dp2=$(for f in /sys/class/drm/"$card"-DP-*/connector_id; do echo "$(cat "$f") ${f%/*}"; done | sort -n | sed -n '2s/^[0-9]* //p')
 [ "$(head -n 1 "$dp2/modes")" = 1600x900 ] ||
@@ -141,7 +138,7 @@ cards=$(ls /sys/class/drm | grep -c '^card[0-9]*$')
 [ "$cards" = "$cards0" ] || bad "$cards cards at the end, $cards0 at the start"
 
 if [ -z "$why" ]; then
-	echo "ok - shape: $n atomkms-shape commands gave their exit codes and shapes (dual-4k, phone, virtual, plug with and without an EDID, refusals; laptop $laptop)"
+	echo "ok - shape: $n atomkms-shape commands gave their exit codes and shapes (dual-4k, phone, virtual, unplug, plug with an EDID, refusals; laptop $laptop)"
 else
 	echo "not ok - shape: $why"
 	exit 1
