@@ -178,11 +178,17 @@ if [ -n "$card" ] && weston_start "$out" weston-hotplug --drm-device="$card"; th
 	fi
 	echo "# plug: $n2 with the $path"
 	mark=$(lines)
+	# The EDID first (set-edid), so that the plug's own uevent is timed.
+	if [ $# = 1 ]; then
+		"$shape" set-edid $dev virtual2 "$1" > /tmp/plug.txt 2>&1 ||
+			bad "atomkms-shape set-edid: $(tr '\n' ' ' < /tmp/plug.txt)"
+		sleep 1
+	fi
 	# The two clocks sampled together (read: no fork in between).
 	wall_plug=$(date +%s.%N)
 	read -r up_plug _ < /proc/uptime
 	if [ "${HOTPLUG_BREAK:-}" != plug ]; then
-		"$shape" plug $dev virtual2 "$@" > /tmp/plug.txt 2>&1 ||
+		"$shape" plug $dev virtual2 > /tmp/plug.txt 2>&1 ||
 			bad "atomkms-shape plug: $(tr '\n' ' ' < /tmp/plug.txt)"
 	fi
 	tool_plug=$(sub "$(cut -d' ' -f1 /proc/uptime)" "$up_plug")
