@@ -26,6 +26,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -254,7 +255,8 @@ static double uevent_wait(int s, uint32_t conn, int ms, double t0);
 /*
  * An EDID 1.4 of a monitor "test-WxH", @w x @h at 60 Hz with CVT reduced
  * blanking as its one Detailed Timing (so its one mode, and preferred),
- * @cm_w x @cm_h cm; with @ext, an empty CTA-861 extension block after it.
+ * @cm_w x @cm_h cm, 8 bpc; with @ext, 10 bpc, a continuous refresh range
+ * of 48 to 75 Hz (VRR), and an empty CTA-861 extension block after it.
  * Return: its length.
  */
 static int make_edid(uint8_t *e, unsigned int w, unsigned int h,
@@ -307,6 +309,20 @@ static int make_edid(uint8_t *e, unsigned int w, unsigned int h,
 	d[5 + (strlen(name) < 12 ? strlen(name) : 12)] = '\n';
 	e[90 + 3] = 0x10;	/* dummy descriptors */
 	e[108 + 3] = 0x10;
+	if (ext) {
+		e[20] = 0xb5;	/* 10 bpc */
+		e[24] |= 0x01;	/* continuous frequency */
+		d = e + 90;	/* range limits only: 48-75 Hz, 30-160 kHz */
+		d[3] = 0xfd;
+		d[5] = 48;
+		d[6] = 75;
+		d[7] = 30;
+		d[8] = 160;
+		d[9] = (clk + 999) / 1000;
+		d[10] = 0x01;
+		d[11] = 0x0a;
+		memset(d + 12, ' ', 6);
+	}
 	e[126] = ext;
 	if (ext) {
 		e[128] = 0x02;	/* CTA-861, revision 3, no data blocks */
@@ -415,6 +431,31 @@ static bool conn_edid_is(int fd, uint32_t conn, const uint8_t *e, int len)
 	return ok;
 }
 
+/*
+ * Connector @name's debugfs file @file on the card open as @fd (debugfs
+ * mounted if need be), its text in an sf() buffer.
+ */
+static const char *conn_debugfs(int fd, const char *name, const char *file)
+{
+	char buf[256];
+	struct stat st;
+	int n, i;
+
+	if (access("/sys/kernel/debug/dri", F_OK))
+		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (fstat(fd, &st))
+		return "(no card)";
+	n = read_buf(sf("/sys/kernel/debug/dri/%u/%s/%s", minor(st.st_rdev),
+			name, file), buf, sizeof(buf) - 1);
+	if (n < 0)
+		return sf("(%s)", strerror(-n));
+	for (i = 0; i < n; i++)
+		if (buf[i] == '\n')
+			buf[i] = ' ';
+	buf[n] = 0;
+	return sf("%s", buf);
+}
+
 /* Connector @conn's first mode, size and mode count, as text. */
 static const char *conn_desc(drmModeConnector *c)
 {
@@ -448,6 +489,7 @@ static void test_connector_live(int fd)
 	drmModeConnector *c = NULL, *c1 = NULL;
 	drmModeEncoder *enc = NULL;
 	uint8_t e[256], e2[256], back[512];
+	char name[32] = "";
 	int s = uevent_open(), len, len2;
 	uint32_t conn;
 	double t0, lat;
@@ -499,6 +541,12 @@ static void test_connector_live(int fd)
 	      conn_desc(c));
 	check(conn_edid_is(fd, conn, e, len), "the EDID property is the bytes written",
 	      "differs");
+	check(conn_prop(fd, conn, "vrr_capable") == 0,
+	      "an EDID without a range: not vrr_capable",
+	      sf("%lld", conn_prop(fd, conn, "vrr_capable")));
+	snprintf(name, sizeof(name), "HDMI-A-%u", c ? c->connector_type_id : 0);
+	check(strstr(conn_debugfs(fd, name, "output_bpc"), "Maximum: 8"),
+	      "debugfs output_bpc: the EDID's 8 bpc", conn_debugfs(fd, name, "output_bpc"));
 	drmModeFreeConnector(c);
 
 	/* A bad EDID on the running device changes nothing. */
@@ -520,6 +568,13 @@ static void test_connector_live(int fd)
 	check(conn_first_is(c, 3440, 1440, 800, 330), "the new EDID: 3440x1440, 800x330 mm",
 	      conn_desc(c));
 	check(conn_edid_is(fd, conn, e2, len2), "the EDID property follows", "differs");
+	check(!strcmp(conn_debugfs(fd, name, "vrr_range"), "Min: 48 Max: 75 ") &&
+	      conn_prop(fd, conn, "vrr_capable") == 1,
+	      "the new EDID's range: debugfs vrr_range 48-75 Hz, vrr_capable",
+	      sf("%s, vrr_capable %lld", conn_debugfs(fd, name, "vrr_range"),
+		 conn_prop(fd, conn, "vrr_capable")));
+	check(strstr(conn_debugfs(fd, name, "output_bpc"), "Maximum: 10"),
+	      "debugfs output_bpc: the new EDID's 10 bpc", conn_debugfs(fd, name, "output_bpc"));
 	drmModeFreeConnector(c);
 
 	t0 = mono_now();
