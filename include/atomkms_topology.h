@@ -39,6 +39,8 @@
 #define ATOMKMS_TOPO_MAX_MODE_W		8192
 #define ATOMKMS_TOPO_MAX_MODE_H		8192
 #define ATOMKMS_TOPO_MAX_REFRESH	1000
+/* The CRTCs' pixel clock limit (ATOMKMS_MAX_CLOCK_KHZ), in kHz. */
+#define ATOMKMS_TOPO_MAX_CLOCK_KHZ	3000000ULL
 
 /*
  * Connector types: the values of DRM's DRM_MODE_CONNECTOR_* (uapi), by

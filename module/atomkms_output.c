@@ -18,6 +18,9 @@
 #include "atomkms_drv.h"
 #include "atomkms_edid.h"
 
+/* The pixel clock an EDID detailed timing holds at most, in kHz. */
+#define ATOMKMS_OUTPUT_DTD_MAX_KHZ	655350
+
 static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
 	.reset			= drm_atomic_helper_connector_reset,
@@ -129,11 +132,35 @@ static void atomkms_connector_update_props(struct drm_connector *connector,
 	drm_connector_set_vrr_capable_property(connector, vrr);
 }
 
+/* Build the EDID @desc describes and make it the connector's. */
+static int atomkms_connector_set_edid(struct drm_connector *connector,
+				      const struct atomkms_edid_desc *desc)
+{
+	const struct drm_edid *drm_edid;
+	u8 buf[ATOMKMS_EDID_SIZE];
+	int len;
+
+	len = atomkms_edid_build(desc, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	drm_edid = drm_edid_alloc(buf, len);
+	drm_edid_connector_update(connector, drm_edid);
+	drm_edid_free(drm_edid);
+	return 0;
+}
+
 /*
  * Describe the monitor in an EDID built from its preferred mode, so that
  * userspace reading the EDID blob sees what the mode list says.
+ *
+ * A preferred mode whose pixel clock is above what an EDID detailed
+ * timing holds (655.35 MHz: 2880x1800 at 120 Hz is 695 MHz) is described
+ * at 60 Hz instead, with range limits up to its rate, as laptop panels
+ * whose fast mode is in a DisplayID block describe theirs in the base
+ * block. Return: true if so (the EDID's 60 Hz mode is then not the
+ * preferred one).
  */
-static void atomkms_connector_update_edid(struct drm_connector *connector,
+static bool atomkms_connector_update_edid(struct drm_connector *connector,
 					  const struct drm_display_mode *pref,
 					  unsigned int index, unsigned int hz)
 {
@@ -147,27 +174,34 @@ static void atomkms_connector_update_edid(struct drm_connector *connector,
 		.height_mm = pref->vdisplay * 254 / 960,
 		.vrr = true,
 	};
-	const struct drm_edid *drm_edid;
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
-	u8 buf[ATOMKMS_EDID_SIZE];
-	int len;
+	struct drm_display_mode *slow;
+	bool fallback = false;
+	int ret;
 
 	atomkms_timing_from_mode(&desc.preferred, pref, false);
 	desc.max_vrefresh = atomkms_edid_max_vrefresh(&desc.preferred, hz);
 	snprintf(name, sizeof(name), "atomkms-%u", index);
 	desc.name = name;
-	len = atomkms_edid_build(&desc, buf, sizeof(buf));
-	if (len < 0) {
+	ret = atomkms_connector_set_edid(connector, &desc);
+	if (ret && pref->clock > ATOMKMS_OUTPUT_DTD_MAX_KHZ) {
+		slow = drm_cvt_mode(connector->dev, pref->hdisplay,
+				    pref->vdisplay, 60, true, false, false);
+		if (slow) {
+			atomkms_timing_from_mode(&desc.preferred, slow, false);
+			drm_mode_destroy(connector->dev, slow);
+			ret = atomkms_connector_set_edid(connector, &desc);
+			fallback = !ret;
+		}
+	}
+	if (ret) {
 		drm_dbg_kms(connector->dev,
 			    "[CONNECTOR:%d:%s] no EDID for " DRM_MODE_FMT ": %d\n",
 			    connector->base.id, connector->name,
-			    DRM_MODE_ARG(pref), len);
+			    DRM_MODE_ARG(pref), ret);
 		drm_edid_connector_update(connector, NULL);
-		return;
 	}
-	drm_edid = drm_edid_alloc(buf, len);
-	drm_edid_connector_update(connector, drm_edid);
-	drm_edid_free(drm_edid);
+	return fallback;
 }
 
 static int atomkms_connector_get_modes(struct drm_connector *connector)
@@ -177,7 +211,8 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	struct atomkms_device *akdev = to_atomkms_device(connector->dev);
 	const struct atomkms_topo_connector *c =
 		&akdev->topo.connectors[out->index];
-	struct drm_display_mode *pref;
+	struct drm_display_mode *pref, *mode;
+	bool slow = false;
 	int count;
 
 	/* debugfs edid_override first, as drm_edid_read() would. */
@@ -196,11 +231,15 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 
 	pref = atomkms_preferred_mode(connector->dev, c);
 	if (pref)
-		atomkms_connector_update_edid(connector, pref, out->index,
-					      c->refresh);
+		slow = atomkms_connector_update_edid(connector, pref,
+						     out->index, c->refresh);
 
 	/* The EDID's modes, then the VESA DMT modes that fit (to 4096x2160). */
 	count = drm_edid_connector_add_modes(connector);
+	/* One preferred mode: the topology's, not the EDID's 60 Hz twin. */
+	if (slow)
+		list_for_each_entry(mode, &connector->probed_modes, head)
+			mode->type &= ~DRM_MODE_TYPE_PREFERRED;
 	count += drm_add_modes_noedid(connector, c->max_width, c->max_height);
 	if (pref) {
 		drm_mode_probed_add(connector, pref);
@@ -375,6 +414,7 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_HDMIA != DRM_MODE_CONNECTOR_HDMIA);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_VIRTUAL != DRM_MODE_CONNECTOR_VIRTUAL);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_DSI != DRM_MODE_CONNECTOR_DSI);
+	BUILD_BUG_ON(ATOMKMS_TOPO_MAX_CLOCK_KHZ != ATOMKMS_MAX_CLOCK_KHZ);
 	BUILD_BUG_ON(DRM_MODE_CONNECTOR_DisplayPort != ATOMKMS_TOPO_CONN_DP);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_WRITEBACK != DRM_MODE_CONNECTOR_WRITEBACK);
 	BUILD_BUG_ON(ATOMKMS_TOPO_CONN_MAX != DRM_MODE_CONNECTOR_USB);

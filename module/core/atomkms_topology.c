@@ -744,32 +744,42 @@ int atomkms_topo_parse_mode(const char *s, u32 len, u16 *w, u16 *h, u16 *hz,
 /* The pixel clock limit of an EDID Detailed Timing Descriptor, kHz. */
 #define ATOMKMS_TOPO_DTD_MAX_KHZ	655350ULL
 
+/* The CVT reduced-blanking pixel clock of @w x @h at @hz, about, in kHz. */
+static u64 atomkms_topo_cvt_rb_khz(u32 w, u32 h, u32 hz)
+{
+	/* Lines of the frame: the active ones over 1 - 460 us * hz. */
+	u64 lines = div_u64((u64)h * 1000000, 1000000 - 460 * hz);
+
+	return div_u64((u64)(w + 160) * lines * hz, 1000);
+}
+
 /**
  * atomkms_topo_check_preferred - can the generated EDID describe a mode?
  * @w: width, 640 to 4095 (a DTD's active field is 12 bits)
  * @h: height, 480 to 4095
  * @hz: refresh, 1 to 1000
  *
- * The preferred mode is the EDID's first Detailed Timing Descriptor: CVT
- * with reduced blanking (160 pixels of horizontal blanking, at least 460
- * us of vertical), whose pixel clock must fit the DTD's 655.35 MHz.
+ * The preferred mode is CVT with reduced blanking (160 pixels of
+ * horizontal blanking, at least 460 us of vertical), the generated EDID's
+ * first Detailed Timing Descriptor, whose pixel clock must fit the DTD's
+ * 655.35 MHz. A faster mode (2880x1800 at 120 Hz: 695 MHz) is described
+ * there at 60 Hz instead, which must fit; the mode list still prefers it
+ * at @hz, up to the CRTCs' 3 GHz pixel clock.
  *
  * Return: NULL, or why not.
  */
 const char *atomkms_topo_check_preferred(u32 w, u32 h, u32 hz)
 {
-	u64 lines, khz;
-
 	if (w < ATOMKMS_TOPO_MIN_MODE_W || w > 4095 ||
 	    h < ATOMKMS_TOPO_MIN_MODE_H || h > 4095)
 		return "preferred_mode: 640x480 to 4095x4095 (an EDID DTD's limit)";
 	if (hz < 1 || hz > ATOMKMS_TOPO_MAX_REFRESH)
 		return "preferred_mode: refresh must be 1 to 1000 Hz";
-	/* Lines of the frame: the active ones over 1 - 460 us * hz. */
-	lines = div_u64((u64)h * 1000000, 1000000 - 460 * hz);
-	khz = div_u64((u64)(w + 160) * lines * hz, 1000);
-	if (khz > ATOMKMS_TOPO_DTD_MAX_KHZ)
-		return "preferred_mode: its pixel clock is above an EDID DTD's 655.35 MHz";
+	if (atomkms_topo_cvt_rb_khz(w, h, hz) > ATOMKMS_TOPO_DTD_MAX_KHZ &&
+	    atomkms_topo_cvt_rb_khz(w, h, 60) > ATOMKMS_TOPO_DTD_MAX_KHZ)
+		return "preferred_mode: even at 60 Hz, a clock above a DTD's 655.35 MHz";
+	if (atomkms_topo_cvt_rb_khz(w, h, hz) > ATOMKMS_TOPO_MAX_CLOCK_KHZ)
+		return "preferred_mode: its pixel clock is above the CRTCs' 3 GHz";
 	return NULL;
 }
 

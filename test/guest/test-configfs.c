@@ -382,17 +382,19 @@ static void test_connector_bad_writes(void)
 	     "preferred_mode: below 640x480");
 	want(write_str(P("%s/preferred_mode", n0), "4096x2160"), -EINVAL,
 	     "preferred_mode: wider than a DTD holds");
-	want(write_str(P("%s/preferred_mode", n0), "3840x2160@144"), -EINVAL,
-	     "preferred_mode: a clock above a DTD's 655.35 MHz");
+	want(write_str(P("%s/preferred_mode", n0), "4095x4095@60"), -EINVAL,
+	     "preferred_mode: a clock above a DTD's 655.35 MHz even at 60 Hz");
+	want(write_str(P("%s/preferred_mode", n0), "1920x1080@1000"), -EINVAL,
+	     "preferred_mode: a clock above the CRTCs' 3 GHz");
 	want(write_str(P("%s/preferred_mode", n0), "1280x720@0"), -EINVAL,
 	     "preferred_mode: 0 Hz");
 	want(write_str(P("%s/preferred_mode", n0), "1280x720@60x"), -EINVAL,
 	     "preferred_mode: trailing bytes");
 	check(!strcmp(read_line(P("%s/preferred_mode", n0)), "1920x1080"),
 	      "preferred_mode: 1920x1080 by default", read_line(P("%s/preferred_mode", n0)));
-	want(write_str(P("d1/connectors/n1/preferred_mode"), "1280x1024"), 0,
-	     "preferred_mode: 1280x1024 on the other");
-	check(!strcmp(read_line(P("d1/connectors/n1/preferred_mode")), "1280x1024"),
+	want(write_str(P("d1/connectors/n1/preferred_mode"), "2880x1800@120"), 0,
+	     "preferred_mode: 2880x1800@120 on the other (695 MHz: the EDID says 60 Hz)");
+	check(!strcmp(read_line(P("d1/connectors/n1/preferred_mode")), "2880x1800@120"),
 	      "preferred_mode: reads back", read_line(P("d1/connectors/n1/preferred_mode")));
 	want(write_str(P("%s/non_desktop", n0), "2"), -EINVAL, "non_desktop 2");
 	want(write_str(P("d1/connectors/n1/non_desktop"), "1"), 0, "non_desktop 1 on the other");
@@ -719,7 +721,7 @@ static void test_hotplug(int fd)
 	drmModeConnector *c;
 	uint32_t conn;
 	double t0, lat;
-	int s = uevent_open();
+	int s = uevent_open(), i, preferred;
 
 	check(s >= 0, "a uevent socket", strerror(errno));
 	if (!res || res->count_connectors < 2 || s < 0)
@@ -737,10 +739,14 @@ static void test_hotplug(int fd)
 	      "plug: connected with modes, without a probe",
 	      sf("connection %d, %d modes", c ? (int)c->connection : -1,
 		 c ? c->count_modes : -1));
-	check(c && c->count_modes && c->modes[0].hdisplay == 1280 &&
-	      c->modes[0].vdisplay == 1024 && c->modes[0].vrefresh == 60 &&
-	      (c->modes[0].type & DRM_MODE_TYPE_PREFERRED),
-	      "plug: preferred_mode 1280x1024 at CRTC 1's 60 Hz first", conn_desc(c));
+	for (i = 0, preferred = 0; c && i < c->count_modes; i++)
+		preferred += !!(c->modes[i].type & DRM_MODE_TYPE_PREFERRED);
+	check(c && c->count_modes && c->modes[0].hdisplay == 2880 &&
+	      c->modes[0].vdisplay == 1800 && c->modes[0].vrefresh == 120 &&
+	      (c->modes[0].type & DRM_MODE_TYPE_PREFERRED) && preferred == 1,
+	      "plug: preferred_mode 2880x1800@120 first, the one preferred mode",
+	      sf("%s, %d preferred", conn_desc(c), preferred));
+	check(conn_prop(fd, conn, "EDID") > 0, "plug: 2880x1800@120 has an EDID", "none");
 	check(conn_prop(fd, conn, "non-desktop") == 1, "plug: non_desktop 1, a headset",
 	      sf("%lld", conn_prop(fd, conn, "non-desktop")));
 	drmModeFreeConnector(c);
