@@ -89,27 +89,27 @@ static bool atomkms_get_vblank_timestamp(struct drm_crtc *crtc,
 					 bool in_vblank_irq)
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
-	ktime_t last = READ_ONCE(akcrtc->last_vblank);
-	ktime_t now, period;
+	s64 last = ktime_to_ns(READ_ONCE(akcrtc->last_vblank));
+	s64 now = last;
+	u64 period = 0;
 
 	/*
 	 * Exact by construction: the timer handler stamps each vblank. Asked
-	 * from elsewhere (arming an event, a vblank query), answer with the
-	 * latest vblank of the timer's schedule, even if the timer is late
-	 * to report it, as a hardware counter would: an event armed after a
-	 * vblank then waits for the next one instead of being sent, with a
-	 * timestamp from before it was armed, by the late handler.
+	 * from elsewhere, answer with the latest vblank of the timer's
+	 * schedule, even if the timer is late to report it: an event armed
+	 * after a vblank then waits for the next one instead of being sent,
+	 * with a timestamp from before it was armed, by the late handler.
+	 * Never an earlier time than the last answer: see
+	 * atomkms_timing_vblank_stamp(). The vblank core asks with its
+	 * vblank_time_lock held, which guards @vblank_given.
 	 */
 	if (!in_vblank_irq && READ_ONCE(akcrtc->scanning)) {
-		now = ktime_get();
-		period = akcrtc->frame_ns;
-		if (period > 0 && ktime_after(now, last))
-			last = ktime_add_ns(last,
-					    ktime_to_ns(ktime_sub(now, last)) /
-					    ktime_to_ns(period) *
-					    ktime_to_ns(period));
+		now = ktime_get_ns();
+		period = ktime_to_ns(akcrtc->frame_ns);
 	}
-	*vblank_time = last;
+	akcrtc->vblank_given = atomkms_timing_vblank_stamp(last, now, period,
+							   akcrtc->vblank_given);
+	*vblank_time = ns_to_ktime(akcrtc->vblank_given);
 	*max_error = 0;
 	return true;
 }

@@ -126,6 +126,8 @@ struct atomkms_crtc_state {
  *               the timestamp hook
  * @scanning: @vblank_timer runs: set before it starts, cleared after it
  *            is cancelled; read locklessly by the timestamp hook
+ * @vblank_given: the latest vblank time the timestamp hook gave the
+ *                vblank core, which asks under its vblank_time_lock
  * @scanout: its simulated scanout: the compositor run for CRCs and
  *           writeback (atomkms_scanout.h)
  * @wb: its writeback connector, if @has_wb
@@ -139,6 +141,7 @@ struct atomkms_crtc {
 	ktime_t frame_ns;
 	ktime_t last_vblank;
 	bool scanning;
+	s64 vblank_given;
 
 	struct atomkms_scanout scanout;
 
