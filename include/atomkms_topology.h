@@ -111,10 +111,13 @@ struct atomkms_topo_encoder {
  * @refresh: its refresh rate, in Hz
  * @max_width: widest mode the monitor offers
  * @max_height: tallest
+ * @vrr: the monitor varies its refresh (adaptive sync): the connector is
+ *       vrr_capable, within its EDID's range limits
  */
 struct atomkms_topo_connector {
 	u8 encoder;
 	bool connected;
+	bool vrr;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 };
@@ -150,6 +153,7 @@ struct atomkms_topology {
  *                  per CRTC
  * @writeback: writeback connectors at all
  * @writeback_mask: on which CRTCs
+ * @vrr_mask: which Virtual connectors are vrr_capable, a bit each
  * @crossbar: any CRTC may drive any Virtual connector, several at once,
  *            but the last connector, which cannot be cloned
  * @refresh: the preferred refresh rate of the connector on each CRTC
@@ -169,6 +173,7 @@ struct atomkms_params {
 	int num_connectors;
 	bool writeback;
 	u32 writeback_mask;
+	u32 vrr_mask;
 	bool crossbar;
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;

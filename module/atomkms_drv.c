@@ -91,6 +91,11 @@ static unsigned int pref_height = 1080;
 module_param(pref_height, uint, 0444);
 MODULE_PARM_DESC(pref_height, "Preferred mode height (default 1080)");
 
+static unsigned int vrr_mask = GENMASK(ATOMKMS_MAX_CRTCS - 1, 0);
+module_param(vrr_mask, uint, 0444);
+MODULE_PARM_DESC(vrr_mask,
+		 "Which connectors are vrr_capable (adaptive sync), a bit each (default all)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -242,6 +247,12 @@ VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 	if (ret)
 		return ret;
 
+	/*
+	 * Each CRTC's vblank schedule keeps a frame counter
+	 * (get_vblank_counter): VRR frames vary in length, so the core must
+	 * not count vblanks from timestamps and the nominal frame duration.
+	 */
+	drm->max_vblank_count = U32_MAX;
 	ret = drm_vblank_init(drm, akdev->topo.num_crtcs);
 	if (ret)
 		return ret;
@@ -379,6 +390,7 @@ static int __init atomkms_init(void)
 		.num_connectors = num_connectors,
 		.writeback = enable_writeback,
 		.writeback_mask = writeback_mask,
+		.vrr_mask = vrr_mask,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -206,6 +206,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 							      ATOMKMS_TOPO_ENC_VIRTUAL,
 							      i);
 			c->connected = true;
+			c->vrr = !!(p->vrr_mask & BIT(i));
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -366,6 +367,8 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 		*tc = (struct atomkms_topo_connector){
 			.encoder = enc_of[e],
 			.connected = c->connectors[i].connected,
+			/* Until configfs has an attribute for it. */
+			.vrr = true,
 			.pref_width = 1920, .pref_height = 1080,
 			.max_width = 4096, .max_height = 2160,
 			.refresh = c->crtcs[t->encoders[enc_of[e]].pipe].refresh,
