@@ -42,6 +42,9 @@
 /* Event timestamps are in microseconds: 1 us of rounding each. */
 #define TS_SLACK_NS	2000
 
+/* The CRTC's VRR frame limits, from its range. */
+static uint64_t tmin_ns, tmax_ns;
+
 struct vbl {
 	unsigned int seq;
 	uint64_t ns;
@@ -154,7 +157,64 @@ static int cmp_u64(const void *a, const void *b)
 struct phase_result {
 	double median_ms, min_ms, max_ms, flip_ms;
 	unsigned int intervals, seq_gaps, ts_bad, flip_bad, late;
+	unsigned int flips_checked, flips_wrong;
+	double worst_ms;	/* the wrong flip's vblank, from its window */
 };
+
+/* One flip: the ioctl's call and return, and its vblank (its event). */
+struct flip_rec {
+	uint64_t call, ret, vbl;
+};
+
+static struct flip_rec flips[MAX_VBL];
+
+/* The latest vblank recorded at or before @t, or 0. */
+static uint64_t vblank_before(unsigned int from, uint64_t t, bool *late)
+{
+	unsigned int i;
+	uint64_t best = 0;
+
+	*late = false;
+	for (i = from; i < ctx.nvbl; i++) {
+		if (ctx.vbl[i].ns > t)
+			break;
+		best = ctx.vbl[i].ns;
+		*late = ctx.vbl[i].late;
+	}
+	return best;
+}
+
+/*
+ * Whether each flip's vblank came when VRR says, whatever the latency of
+ * the test: the driver takes the flip between the ioctl's call and its
+ * return (a nonblocking flip with nothing to wait for is published in
+ * the ioctl), so a flip that came within the frame begun at vblank L,
+ * ioctl returned before L + 1/Vmin, must have its vblank in
+ * [max(call, L + 1/Vmax), max(return, L + 1/Vmax)].
+ */
+static void check_flips(unsigned int from_vbl, unsigned int nflips,
+			uint64_t tmin, uint64_t tmax, struct phase_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < nflips; i++) {
+		const struct flip_rec *f = &flips[i];
+		uint64_t l, lo, hi;
+		bool late;
+
+		l = vblank_before(from_vbl, f->call, &late);
+		if (!l || late || f->ret >= l + tmax)
+			continue;
+		lo = f->call > l + tmin ? f->call : l + tmin;
+		hi = f->ret > l + tmin ? f->ret : l + tmin;
+		res->flips_checked++;
+		if (f->vbl + TS_SLACK_NS < lo || f->vbl > hi + TS_SLACK_NS) {
+			if (!res->flips_wrong)
+				res->worst_ms = ((double)f->vbl - (double)lo) / 1e6;
+			res->flips_wrong++;
+		}
+	}
+}
 
 /*
  * Flip @n times, each @t_ns after the previous flip's vblank (@t_ns 0: no
@@ -200,7 +260,9 @@ static int run_phase(uint32_t plane, uint32_t fb_prop, const uint32_t *fbs,
 			pump(deadline - 1000000);
 		while (now_ns() < deadline)
 			;
+		flips[i].call = now_ns();
 		ret = flip(plane, fb_prop, fbs[i & 1]);
+		flips[i].ret = now_ns();
 		if (ret)
 			return ret;
 		guard = now_ns() + 2000000000ull;
@@ -208,6 +270,7 @@ static int run_phase(uint32_t plane, uint32_t fb_prop, const uint32_t *fbs,
 			pump(guard);
 		if (ctx.flips_done == before)
 			return -ETIME;
+		flips[i].vbl = ctx.flip_ns;
 	}
 	/* The vblank events of the last flip's vblank. */
 	guard = now_ns() + 100000000ull;
@@ -243,8 +306,10 @@ static int run_phase(uint32_t plane, uint32_t fb_prop, const uint32_t *fbs,
 		res->min_ms = iv[0] / 1e6;
 		res->max_ms = iv[k - 1] / 1e6;
 	}
-	if (t_ns && n)
+	if (t_ns && n) {
 		res->flip_ms = (ctx.flip_ns - first_flip_ns) / 1e6 / n;
+		check_flips(first_vbl, n, tmin_ns, tmax_ns, res);
+	}
 	return 0;
 }
 
@@ -293,6 +358,7 @@ int main(int argc, char **argv)
 	unsigned int n = 40, vmin = 0, vmax = 0, i;
 	uint32_t blob = 0, fb_prop, fbs[2];
 	uint64_t cap = 0, tmin, tmax, frame;
+	bool in_range;
 	struct areq r;
 	int opt, ret;
 
@@ -330,6 +396,8 @@ int main(int argc, char **argv)
 	if (tmin < frame)
 		tmin = frame;
 	tmax = 1000000000ull / vmin;
+	tmin_ns = tmin;
+	tmax_ns = tmax;
 	printf("# %ux%u@%.3f Hz, VRR range %u-%u Hz: frames %.3f-%.3f ms\n",
 	       p.mode.hdisplay, p.mode.vdisplay, mode_refresh(&p.mode), vmin,
 	       vmax, tmin / 1e6, tmax / 1e6);
@@ -385,8 +453,9 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
 			uint64_t t = (uint64_t)(phases[i].t_ms * 1e6);
-			double exp_ms, lo, hi;
-			bool in_range = t >= tmin && t <= tmax;
+			double exp_ms;
+
+			in_range = t >= tmin && t <= tmax;
 			const char *what = sf("%s, %s %.1f ms", phases[i].what,
 					      t ? "flips every" : "", phases[i].t_ms);
 
@@ -419,22 +488,25 @@ int main(int argc, char **argv)
 			      res.max_ms * 1e6 <= tmax + TS_SLACK_NS,
 			      sf("%s: vblank intervals within 1/Vmax..1/Vmin", what),
 			      sf("%.3f..%.3f ms", res.min_ms, res.max_ms));
-			if (in_range) {
+			if (t) {
+				check(res.flips_checked >= n / 4 &&
+				      !res.flips_wrong,
+				      sf("%s: each flip's vblank at the flip, not before 1/Vmax", what),
+				      sf("%u of %u flips wrong (first %+.3f ms), %u checked",
+					 res.flips_wrong, n, res.worst_ms,
+					 res.flips_checked));
+			}
+			if (t && t <= tmax) {
 				/*
-				 * At the flip, plus the commit's latency:
-				 * 11 us in the instruction-counted guest,
-				 * about 0.6 ms under plain TCG on a busy host.
+				 * The median: at the flip, plus the commit's
+				 * latency (11 us in the instruction-counted
+				 * guest; under plain TCG on a busy host or the
+				 * debug kernel, whatever the guest is given).
 				 */
-				lo = exp_ms - 0.01;
-				hi = exp_ms + 2.0;
-				check(res.median_ms >= lo && res.median_ms <= hi,
-				      sf("%s: vblanks follow the flips", what),
-				      sf("median %.3f ms", res.median_ms));
-			} else if (t && t < tmin) {
-				check(res.median_ms * 1e6 >= tmin - TS_SLACK_NS &&
-				      res.median_ms * 1e6 <= tmin + TS_SLACK_NS,
-				      sf("%s: clamped to 1/Vmax", what),
-				      sf("median %.3f ms", res.median_ms));
+				printf("# %s: median %.3f ms, %s\n", what,
+				       res.median_ms, in_range ?
+				       "the requested interval plus the commit's latency" :
+				       "1/Vmax");
 			} else {
 				/* No flip: every frame 1/Vmin; slow flips: the
 				 * longest frame ends at 1/Vmin, exactly. */
