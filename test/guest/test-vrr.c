@@ -157,8 +157,8 @@ static int cmp_u64(const void *a, const void *b)
 struct phase_result {
 	double median_ms, min_ms, max_ms, flip_ms;
 	unsigned int intervals, seq_gaps, ts_bad, flip_bad, late;
-	unsigned int flips_checked, flips_wrong;
-	double worst_ms;	/* the wrong flip's vblank, from its window */
+	unsigned int flips_checked, flips_early, flips_late;
+	double early_ms, late_ms;	/* the first such, from its window */
 };
 
 /* One flip: the ioctl's call and return, and its vblank (its event). */
@@ -190,7 +190,11 @@ static uint64_t vblank_before(unsigned int from, uint64_t t, bool *late)
  * return (a nonblocking flip with nothing to wait for is published in
  * the ioctl), so a flip that came within the frame begun at vblank L,
  * ioctl returned before L + 1/Vmin, must have its vblank in
- * [max(call, L + 1/Vmax), max(return, L + 1/Vmax)].
+ * [max(call, L + 1/Vmax), max(return, L + 1/Vmax)]. Never before: a
+ * vblank before the flip, or less than 1/Vmax after the last, is wrong.
+ * After it, now and then, on a slow guest (the debug kernel): a flip that
+ * finds the previous commit still cleaning up is published by the commit
+ * worker, after the ioctl returns.
  */
 static void check_flips(unsigned int from_vbl, unsigned int nflips,
 			uint64_t tmin, uint64_t tmax, struct phase_result *res)
@@ -208,10 +212,14 @@ static void check_flips(unsigned int from_vbl, unsigned int nflips,
 		lo = f->call > l + tmin ? f->call : l + tmin;
 		hi = f->ret > l + tmin ? f->ret : l + tmin;
 		res->flips_checked++;
-		if (f->vbl + TS_SLACK_NS < lo || f->vbl > hi + TS_SLACK_NS) {
-			if (!res->flips_wrong)
-				res->worst_ms = ((double)f->vbl - (double)lo) / 1e6;
-			res->flips_wrong++;
+		if (f->vbl + TS_SLACK_NS < lo) {
+			if (!res->flips_early)
+				res->early_ms = ((double)f->vbl - (double)lo) / 1e6;
+			res->flips_early++;
+		} else if (f->vbl > hi + TS_SLACK_NS) {
+			if (!res->flips_late)
+				res->late_ms = ((double)f->vbl - (double)hi) / 1e6;
+			res->flips_late++;
 		}
 	}
 }
@@ -489,12 +497,17 @@ int main(int argc, char **argv)
 			      sf("%s: vblank intervals within 1/Vmax..1/Vmin", what),
 			      sf("%.3f..%.3f ms", res.min_ms, res.max_ms));
 			if (t) {
+				if (res.flips_late)
+					printf("# %u flips published after their ioctl (first %+.3f ms)\n",
+					       res.flips_late, res.late_ms);
 				check(res.flips_checked >= n / 4 &&
-				      !res.flips_wrong,
+				      !res.flips_early &&
+				      res.flips_late * 8 <= res.flips_checked,
 				      sf("%s: each flip's vblank at the flip, not before 1/Vmax", what),
-				      sf("%u of %u flips wrong (first %+.3f ms), %u checked",
-					 res.flips_wrong, n, res.worst_ms,
-					 res.flips_checked));
+				      sf("%u of %u checked flips early (first %+.3f ms), %u late (first %+.3f ms)",
+					 res.flips_early, res.flips_checked,
+					 res.early_ms, res.flips_late,
+					 res.late_ms));
 			}
 			if (t && t <= tmax) {
 				/*
