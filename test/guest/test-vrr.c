@@ -497,10 +497,12 @@ int main(int argc, char **argv)
 			      sf("%s: vblank intervals within 1/Vmax..1/Vmin", what),
 			      sf("%.3f..%.3f ms", res.min_ms, res.max_ms));
 			if (t) {
+				printf("# %u of %u flips judged (ioctl returned within the frame)\n",
+				       res.flips_checked, n);
 				if (res.flips_late)
 					printf("# %u flips published after their ioctl (first %+.3f ms)\n",
 					       res.flips_late, res.late_ms);
-				check(res.flips_checked >= n / 4 &&
+				check(res.flips_checked >= 4 &&
 				      !res.flips_early &&
 				      res.flips_late * 8 <= res.flips_checked,
 				      sf("%s: each flip's vblank at the flip, not before 1/Vmax", what),
