@@ -70,6 +70,5 @@ enum atomkms_timing_status atomkms_timing_check(const struct atomkms_timing *t);
 u64 atomkms_timing_frame_ns(const struct atomkms_timing *t);
 u32 atomkms_timing_refresh_mhz(const struct atomkms_timing *t);
 const char *atomkms_timing_status_str(enum atomkms_timing_status status);
-s64 atomkms_timing_vblank_stamp(s64 last, s64 now, u64 period_ns, s64 given);
 
 #endif /* ATOMKMS_TIMING_H */

@@ -135,12 +135,15 @@ struct atomkms_topo_encoder {
  * @max_height: tallest
  * @type: DRM connector type (%ATOMKMS_TOPO_CONN_VIRTUAL, ...)
  * @non_desktop: the monitor is a headset (the non-desktop property)
+ * @vrr: the monitor varies its refresh (adaptive sync): the connector is
+ *       vrr_capable, within its EDID's range limits
  */
 struct atomkms_topo_connector {
 	u8 encoder;
 	bool connected;
 	u8 type;
 	bool non_desktop;
+	bool vrr;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 };
@@ -176,6 +179,7 @@ struct atomkms_topology {
  *                  per CRTC
  * @writeback: writeback connectors at all
  * @writeback_mask: on which CRTCs
+ * @vrr_mask: which Virtual connectors are vrr_capable, a bit each
  * @crossbar: any CRTC may drive any Virtual connector, several at once,
  *            but the last connector, which cannot be cloned
  * @refresh: the preferred refresh rate of the connector on each CRTC
@@ -198,6 +202,7 @@ struct atomkms_params {
 	int num_connectors;
 	bool writeback;
 	u32 writeback_mask;
+	u32 vrr_mask;
 	bool crossbar;
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;

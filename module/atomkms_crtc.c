@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * CRTCs and their simulated scanout: an hrtimer per CRTC fires at each
- * vblank of the committed mode and feeds the DRM vblank core.
+ * vblank and feeds the DRM vblank core. When vblanks come is the
+ * schedule's to say (module/core/atomkms_vblank.c): at the mode's period,
+ * or with VRR, when a flip arrives within the connector's range.
  *
  * Locking: the timer runs from CRTC enable to CRTC disable. The vblank
  * core's enable/disable hooks, which it calls with vblank_time_lock held,
@@ -9,7 +11,18 @@
  * drm_crtc_handle_vblank(), so cancelling the timer there would deadlock
  * (upstream vkms 6.12 does so). With the vblank interrupt "masked" the
  * handler still runs and the core ignores it, like a hardware counter that
- * keeps counting.
+ * keeps counting. &atomkms_crtc.vbl_lock, which the handler and commits
+ * take to change the schedule and set the timer, is never held while
+ * calling into the vblank core, and the core's hooks only read it
+ * (lockless seqlock readers), so it orders after vblank_time_lock and
+ * event_lock and never before them.
+ *
+ * Counting: the vblank core counts missed vblanks from timestamp
+ * differences and the mode's nominal frame duration unless the driver
+ * has a hardware frame counter. A VRR frame is up to 1/Vmin long, which
+ * that division would count as two or more, so the schedule keeps a frame
+ * counter (get_vblank_counter, &drm_device.max_vblank_count) that goes up
+ * by exactly one per vblank, and the core trusts it.
  */
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
@@ -59,20 +72,63 @@ static enum hrtimer_restart atomkms_vblank_fire(struct hrtimer *timer)
 {
 	struct atomkms_crtc *akcrtc =
 		container_of(timer, struct atomkms_crtc, vblank_timer);
+	u64 fresh;
 
 	/*
-	 * Forward past now in one step however late we are: the vblank core
-	 * counts the vblanks we missed from the timestamp difference. The
-	 * vblank that just happened is one period before the new expiry.
+	 * Account for every vblank up to now in one step however late we
+	 * are, and set the timer to the next one, which is always in the
+	 * future: the timer never fires without end. A commit that moved the
+	 * timer meanwhile (hrtimer_start() under the lock) wins.
 	 */
-	hrtimer_forward_now(timer, akcrtc->frame_ns);
-	WRITE_ONCE(akcrtc->last_vblank,
-		   ktime_sub(hrtimer_get_expires(timer), akcrtc->frame_ns));
+	write_seqlock(&akcrtc->vbl_lock);
+	atomkms_vblank_advance(&akcrtc->sched, ktime_to_ns(ktime_get()));
+	if (!hrtimer_is_queued(timer))
+		hrtimer_set_expires(timer, ns_to_ktime(akcrtc->sched.next));
+	fresh = akcrtc->sched.count - akcrtc->reported;
+	akcrtc->reported = akcrtc->sched.count;
+	write_sequnlock(&akcrtc->vbl_lock);
 
+	/* The core reads the counter: a vblank a commit accounted for too. */
 	drm_crtc_handle_vblank(&akcrtc->base);
-	atomkms_scanout_vblank(akcrtc);
+	if (fresh)
+		atomkms_scanout_vblank(akcrtc);
 
 	return HRTIMER_RESTART;
+}
+
+/*
+ * The frame counter and the time of the latest vblank, as a hardware
+ * counter would give them: the schedule's, extrapolated to now if the
+ * timer is late to report a vblank, so that an event armed after a
+ * vblank waits for the next one instead of being sent, with a timestamp
+ * from before it was armed, by the late handler.
+ */
+static void atomkms_crtc_vblank_now(struct atomkms_crtc *akcrtc, u64 *count,
+				    ktime_t *time)
+{
+	struct atomkms_vblank_sched s;
+	unsigned int seq;
+	bool scanning;
+
+	do {
+		seq = read_seqbegin(&akcrtc->vbl_lock);
+		s = akcrtc->sched;
+		scanning = akcrtc->scanning;
+	} while (read_seqretry(&akcrtc->vbl_lock, seq));
+
+	if (scanning)
+		atomkms_vblank_advance(&s, ktime_to_ns(ktime_get()));
+	*count = s.count;
+	*time = ns_to_ktime(s.last);
+}
+
+static u32 atomkms_get_vblank_counter(struct drm_crtc *crtc)
+{
+	ktime_t time;
+	u64 count;
+
+	atomkms_crtc_vblank_now(to_atomkms_crtc(crtc), &count, &time);
+	return lower_32_bits(count);
 }
 
 static int atomkms_enable_vblank(struct drm_crtc *crtc)
@@ -84,32 +140,14 @@ static void atomkms_disable_vblank(struct drm_crtc *crtc)
 {
 }
 
+/* Exact by construction: the schedule knows when each vblank was. */
 static bool atomkms_get_vblank_timestamp(struct drm_crtc *crtc,
 					 int *max_error, ktime_t *vblank_time,
 					 bool in_vblank_irq)
 {
-	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
-	s64 last = ktime_to_ns(READ_ONCE(akcrtc->last_vblank));
-	s64 now = last;
-	u64 period = 0;
+	u64 count;
 
-	/*
-	 * Exact by construction: the timer handler stamps each vblank. Asked
-	 * from elsewhere, answer with the latest vblank of the timer's
-	 * schedule, even if the timer is late to report it: an event armed
-	 * after a vblank then waits for the next one instead of being sent,
-	 * with a timestamp from before it was armed, by the late handler.
-	 * Never an earlier time than the last answer: see
-	 * atomkms_timing_vblank_stamp(). The vblank core asks with its
-	 * vblank_time_lock held, which guards @vblank_given.
-	 */
-	if (!in_vblank_irq && READ_ONCE(akcrtc->scanning)) {
-		now = ktime_get_ns();
-		period = ktime_to_ns(akcrtc->frame_ns);
-	}
-	akcrtc->vblank_given = atomkms_timing_vblank_stamp(last, now, period,
-							   akcrtc->vblank_given);
-	*vblank_time = ns_to_ktime(akcrtc->vblank_given);
+	atomkms_crtc_vblank_now(to_atomkms_crtc(crtc), &count, vblank_time);
 	*max_error = 0;
 	return true;
 }
@@ -128,7 +166,7 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	/* Derived fields are derived again by atomic_check and flush. */
-	state->frame_ns = to_atomkms_crtc_state(crtc->state)->frame_ns;
+	state->timing = to_atomkms_crtc_state(crtc->state)->timing;
 	state->wb_queued = false;
 	return &state->base;
 }
@@ -158,6 +196,7 @@ static const struct drm_crtc_funcs atomkms_crtc_funcs = {
 	.atomic_destroy_state	= atomkms_crtc_destroy_state,
 	.enable_vblank		= atomkms_enable_vblank,
 	.disable_vblank		= atomkms_disable_vblank,
+	.get_vblank_counter	= atomkms_get_vblank_counter,
 	.get_vblank_timestamp	= atomkms_get_vblank_timestamp,
 	.set_crc_source		= atomkms_crc_set_source,
 	.verify_crc_source	= atomkms_crc_verify_source,
@@ -260,6 +299,66 @@ static int atomkms_crtc_check_color(struct drm_crtc *crtc,
 	return 0;
 }
 
+/**
+ * atomkms_crtc_check_vrr - the VRR timing of a CRTC state
+ * @crtc: the CRTC
+ * @crtc_state: its new state, VRR_ENABLED set
+ * @akstate: the same, whose @timing gets the range
+ *
+ * VRR runs when every display connector the CRTC drives is vrr_capable
+ * and the range their EDIDs give (&drm_display_info.monitor_range, as
+ * debugfs vrr_range shows it; the intersection, for clones) holds the
+ * mode. Otherwise VRR_ENABLED is accepted and the CRTC keeps the mode's
+ * fixed timing, as on a VRR-capable driver with a fixed-rate monitor:
+ * userspace (igt's kms_vrr@negative-basic) may set it on any CRTC.
+ */
+static void atomkms_crtc_check_vrr(struct drm_crtc *crtc,
+				   struct drm_crtc_state *crtc_state,
+				   struct atomkms_crtc_state *akstate)
+{
+	struct drm_connector_list_iter iter;
+	struct drm_connector *connector;
+	u32 min_hz = 0, max_hz = U32_MAX;
+	bool any = false, capable = true;
+
+	drm_connector_list_iter_begin(crtc->dev, &iter);
+	drm_for_each_connector_iter(connector, &iter) {
+		const struct drm_monitor_range_info *range =
+			&connector->display_info.monitor_range;
+
+		if (!(crtc_state->connector_mask & drm_connector_mask(connector)) ||
+		    connector->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+			continue;
+		if (!atomkms_output_vrr_capable(connector)) {
+			drm_dbg_atomic(crtc->dev,
+				       "[CRTC:%d:%s] fixed timing: [CONNECTOR:%d:%s] is not vrr_capable\n",
+				       crtc->base.id, crtc->name,
+				       connector->base.id, connector->name);
+			capable = false;
+			break;
+		}
+		min_hz = max_t(u32, min_hz, range->min_vfreq);
+		max_hz = min_t(u32, max_hz, range->max_vfreq);
+		any = true;
+	}
+	drm_connector_list_iter_end(&iter);
+	if (!capable)
+		return;
+	if (!any)
+		return;
+	if (!atomkms_vblank_vrr_timing(&akstate->timing,
+				       akstate->timing.frame_ns, min_hz, max_hz)) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d:%s] fixed timing: range %u-%u Hz cannot vary the mode\n",
+			       crtc->base.id, crtc->name, min_hz, max_hz);
+		return;
+	}
+	drm_dbg_atomic(crtc->dev,
+		       "[CRTC:%d:%s] VRR %u-%u Hz: frames %u-%u ns\n",
+		       crtc->base.id, crtc->name, min_hz, max_hz,
+		       akstate->timing.min_ns, akstate->timing.max_ns);
+}
+
 static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
@@ -299,7 +398,12 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 			       atomkms_timing_status_str(status));
 		return -EINVAL;
 	}
-	akstate->frame_ns = atomkms_timing_frame_ns(&t);
+	/* At most ATOMKMS_MAX_FRAME_NS, 1 s: it fits. */
+	akstate->timing = (struct atomkms_vblank_timing){
+		.frame_ns = (u32)atomkms_timing_frame_ns(&t),
+	};
+	if (crtc_state->vrr_enabled)
+		atomkms_crtc_check_vrr(crtc, crtc_state, akstate);
 	return 0;
 }
 
@@ -308,14 +412,16 @@ static void atomkms_crtc_atomic_enable(struct drm_crtc *crtc,
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
-	ktime_t now = ktime_get();
 
 	/* Scanout starts now: the first vblank is one frame away. */
-	akcrtc->frame_ns = ns_to_ktime(akstate->frame_ns);
-	WRITE_ONCE(akcrtc->last_vblank, now);
+	write_seqlock_irq(&akcrtc->vbl_lock);
+	atomkms_vblank_start(&akcrtc->sched, ktime_to_ns(ktime_get()),
+			     &akstate->timing);
+	akcrtc->reported = akcrtc->sched.count;
 	WRITE_ONCE(akcrtc->scanning, true);
-	hrtimer_start(&akcrtc->vblank_timer, ktime_add(now, akcrtc->frame_ns),
+	hrtimer_start(&akcrtc->vblank_timer, ns_to_ktime(akcrtc->sched.next),
 		      HRTIMER_MODE_ABS);
+	write_sequnlock_irq(&akcrtc->vbl_lock);
 
 	drm_crtc_vblank_on(crtc);
 }
@@ -337,6 +443,21 @@ static void atomkms_crtc_finish_frame(struct atomkms_crtc *akcrtc)
 	schedule_hrtimeout(&end, HRTIMER_MODE_ABS);
 }
 
+/*
+ * The timer is cancelled: account for the vblanks it was late to report,
+ * which the counter hook has already shown, so that the counter never
+ * goes back, then stop extrapolating.
+ */
+static void atomkms_crtc_stop_schedule(struct atomkms_crtc *akcrtc)
+{
+	write_seqlock_irq(&akcrtc->vbl_lock);
+	if (akcrtc->scanning)
+		atomkms_vblank_advance(&akcrtc->sched,
+				       ktime_to_ns(ktime_get()));
+	WRITE_ONCE(akcrtc->scanning, false);
+	write_sequnlock_irq(&akcrtc->vbl_lock);
+}
+
 static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 					struct drm_atomic_state *state)
 {
@@ -347,7 +468,7 @@ static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* Sends pending events; the timer must still run until it returns. */
 	drm_crtc_vblank_off(crtc);
 	hrtimer_cancel(&akcrtc->vblank_timer);
-	WRITE_ONCE(akcrtc->scanning, false);
+	atomkms_crtc_stop_schedule(akcrtc);
 	flush_work(&akcrtc->scanout.work);
 	atomkms_scanout_cancel_wb(akcrtc);
 
@@ -377,7 +498,7 @@ void atomkms_crtc_stop(struct atomkms_crtc *akcrtc)
 	hrtimer_cancel(&akcrtc->vblank_timer);
 	if (scanning)
 		drm_crtc_vblank_off(&akcrtc->base);
-	WRITE_ONCE(akcrtc->scanning, false);
+	atomkms_crtc_stop_schedule(akcrtc);
 	cancel_work_sync(&akcrtc->scanout.work);
 }
 
@@ -436,18 +557,31 @@ void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 	};
 }
 
-static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
-				      struct drm_atomic_state *state)
+/*
+ * A commit reaches the schedule: its timing from now on (VRR switched on
+ * or off, or its range changed), and, unless it is an async flip, which
+ * does not wait for a vblank, a flip that ends a VRR frame as soon as the
+ * frame is long enough. After the commit's event is armed: the flip's
+ * vblank is then the one the event waits for.
+ */
+static void atomkms_crtc_vblank_commit(struct atomkms_crtc *akcrtc,
+				       const struct atomkms_crtc_state *akstate,
+				       bool flip)
 {
-	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
-	struct drm_pending_vblank_event *event = crtc->state->event;
+	unsigned long flags;
 
-	atomkms_scanout_publish(to_atomkms_crtc(crtc), akstate);
+	write_seqlock_irqsave(&akcrtc->vbl_lock, flags);
+	if (akcrtc->scanning &&
+	    atomkms_vblank_update(&akcrtc->sched, ktime_to_ns(ktime_get()),
+				  &akstate->timing, flip))
+		hrtimer_start(&akcrtc->vblank_timer,
+			      ns_to_ktime(akcrtc->sched.next), HRTIMER_MODE_ABS);
+	write_sequnlock_irqrestore(&akcrtc->vbl_lock, flags);
+}
 
-	if (!event)
-		return;
-	crtc->state->event = NULL;
-
+static void atomkms_crtc_send_event(struct drm_crtc *crtc,
+				    struct drm_pending_vblank_event *event)
+{
 	/*
 	 * Not synchronized to vblank: the new buffer shows now, or, if a
 	 * composition is reading the old one, from its next line on.
@@ -466,6 +600,22 @@ static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		drm_crtc_send_vblank_event(crtc, event);
 	}
 	spin_unlock_irq(&crtc->dev->event_lock);
+}
+
+static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
+				      struct drm_atomic_state *state)
+{
+	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
+	struct drm_pending_vblank_event *event = crtc->state->event;
+
+	atomkms_scanout_publish(to_atomkms_crtc(crtc), akstate);
+
+	if (event) {
+		crtc->state->event = NULL;
+		atomkms_crtc_send_event(crtc, event);
+	}
+	atomkms_crtc_vblank_commit(to_atomkms_crtc(crtc), akstate,
+				   !crtc->state->async_flip);
 }
 
 static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {
@@ -502,7 +652,7 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 	drm_crtc_helper_add(&akcrtc->base, &atomkms_crtc_helper_funcs);
 	hrtimer_init(&akcrtc->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	akcrtc->vblank_timer.function = atomkms_vblank_fire;
-	akcrtc->last_vblank = ktime_get();
+	seqlock_init(&akcrtc->vbl_lock);
 
 	drm_mode_crtc_set_gamma_size(&akcrtc->base, ATOMKMS_LUT_SIZE);
 	drm_crtc_enable_color_mgmt(&akcrtc->base, ATOMKMS_LUT_SIZE, true,

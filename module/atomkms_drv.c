@@ -96,6 +96,10 @@ static unsigned int num_connector_types;
 module_param_array(connector_types, charp, &num_connector_types, 0444);
 MODULE_PARM_DESC(connector_types,
 		 "Type of each connector by DRM's name, e.g. HDMI-A,eDP (default Virtual)");
+static unsigned int vrr_mask = GENMASK(ATOMKMS_MAX_CRTCS - 1, 0);
+module_param(vrr_mask, uint, 0444);
+MODULE_PARM_DESC(vrr_mask,
+		 "Which connectors are vrr_capable (adaptive sync), a bit each (default all)");
 
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
@@ -248,6 +252,12 @@ VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 	if (ret)
 		return ret;
 
+	/*
+	 * Each CRTC's vblank schedule keeps a frame counter
+	 * (get_vblank_counter): VRR frames vary in length, so the core must
+	 * not count vblanks from timestamps and the nominal frame duration.
+	 */
+	drm->max_vblank_count = U32_MAX;
 	ret = drm_vblank_init(drm, akdev->topo.num_crtcs);
 	if (ret)
 		return ret;
@@ -385,6 +395,7 @@ static int __init atomkms_init(void)
 		.num_connectors = num_connectors,
 		.writeback = enable_writeback,
 		.writeback_mask = writeback_mask,
+		.vrr_mask = vrr_mask,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -16,6 +16,7 @@
 #include <linux/hrtimer.h>
 #include <linux/iosys-map.h>
 #include <linux/ktime.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -31,6 +32,7 @@
 #include "atomkms_scanout.h"
 #include "atomkms_timing.h"
 #include "atomkms_topology.h"
+#include "atomkms_vblank.h"
 
 #define ATOMKMS_DRIVER_NAME	"atomkms"
 #define ATOMKMS_MAX_CRTCS	ATOMKMS_TOPO_MAX_CRTCS
@@ -88,8 +90,9 @@ struct atomkms_plane_state {
 /**
  * struct atomkms_crtc_state - our CRTC state
  * @base: the DRM CRTC state
- * @frame_ns: frame period of the adjusted mode, derived in atomic_check and
- *            only consumed when the CRTC is enabled
+ * @timing: frame lengths of the adjusted mode, derived in atomic_check:
+ *          its period, and with VRR_ENABLED on a CRTC whose connectors
+ *          are all vrr_capable, the range of their EDIDs' range limits
  * @color: the colour pipeline, prepared in atomic_check (identity stages
  *         dropped, the CTM converted), pointing into this state's LUT and
  *         CTM blobs
@@ -103,7 +106,7 @@ struct atomkms_plane_state {
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
-	u64 frame_ns;
+	struct atomkms_vblank_timing timing;
 	struct atomkms_color_prep color;
 	struct atomkms_frame_plane planes[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_frame frame;
@@ -119,15 +122,16 @@ struct atomkms_crtc_state {
  *                atomic_enable and cancelled in atomic_disable, never from
  *                the vblank enable/disable hooks (which run under the vblank
  *                core's vblank_time_lock, which the timer's handler takes)
- * @frame_ns: period of @vblank_timer; written only while the timer is
- *            stopped
- * @last_vblank: time of the latest simulated vblank, written by the timer
- *               handler before it reports the vblank, read locklessly by
- *               the timestamp hook
+ * @vbl_lock: protects @sched, @reported and @scanning, and orders every
+ *            setting of @vblank_timer; taken by the timer's handler, by
+ *            commits (atomic_enable, atomic_flush, atomic_disable), and
+ *            read locklessly by the vblank core's counter and timestamp
+ *            hooks. Never held while calling into the vblank core.
+ * @sched: when vblanks come (atomkms_vblank.h): the simulated frame
+ *         counter, the latest vblank and the next one, where the timer is
+ * @reported: the @sched.count the compositor was last told about
  * @scanning: @vblank_timer runs: set before it starts, cleared after it
- *            is cancelled; read locklessly by the timestamp hook
- * @vblank_given: the latest vblank time the timestamp hook gave the
- *                vblank core, which asks under its vblank_time_lock
+ *            is cancelled
  * @scanout: its simulated scanout: the compositor run for CRCs and
  *           writeback (atomkms_scanout.h)
  * @wb: its writeback connector, if @has_wb
@@ -138,10 +142,10 @@ struct atomkms_crtc_state {
 struct atomkms_crtc {
 	struct drm_crtc base;
 	struct hrtimer vblank_timer;
-	ktime_t frame_ns;
-	ktime_t last_vblank;
+	seqlock_t vbl_lock;
+	struct atomkms_vblank_sched sched;
+	u64 reported;
 	bool scanning;
-	s64 vblank_given;
 
 	struct atomkms_scanout scanout;
 
@@ -261,6 +265,7 @@ int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
 void atomkms_output_set_link_status(struct atomkms_device *akdev,
 				    unsigned int index, bool bad);
 bool atomkms_output_link_bad(struct atomkms_device *akdev, unsigned int index);
+bool atomkms_output_vrr_capable(struct drm_connector *connector);
 
 /* atomkms_drv.c */
 struct platform_device;

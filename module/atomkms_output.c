@@ -172,6 +172,13 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		/* A 96 dpi panel. */
 		.width_mm = pref->hdisplay * 254 / 960,
 		.height_mm = pref->vdisplay * 254 / 960,
+		/*
+		 * Range limits with the continuous-frequency feature, on
+		 * every monitor: the range of refresh rates it accepts (for
+		 * VRR, debugfs vrr_range), as many a fixed-rate monitor's
+		 * EDID declares; whether it varies the rate frame to frame
+		 * is vrr_capable's to say.
+		 */
 		.vrr = true,
 	};
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
@@ -202,6 +209,23 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		drm_edid_connector_update(connector, NULL);
 	}
 	return fallback;
+}
+
+/**
+ * atomkms_output_vrr_capable - does a connector's monitor vary its refresh
+ * @connector: a connector of the device, of any kind
+ *
+ * Return: true for a Virtual connector whose topology entry has VRR, as
+ * its vrr_capable property says.
+ */
+bool atomkms_output_vrr_capable(struct drm_connector *connector)
+{
+	struct atomkms_output *out;
+
+	if (connector->funcs != &atomkms_connector_funcs)
+		return false;
+	out = container_of(connector, struct atomkms_output, connector);
+	return to_atomkms_device(connector->dev)->topo.connectors[out->index].vrr;
 }
 
 static int atomkms_connector_get_modes(struct drm_connector *connector)
@@ -466,11 +490,17 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 			return ret;
 	}
 
-	/* Adaptive sync: userspace may set VRR_ENABLED on the CRTC. */
+	/*
+	 * Adaptive sync, if the topology says so (vrr_mask): the CRTC then
+	 * varies its refresh with VRR_ENABLED (atomkms_crtc.c). Every
+	 * connector has the property, so that userspace can tell a monitor
+	 * without VRR (0) from a driver without it.
+	 */
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)
 		return ret;
-	drm_connector_set_vrr_capable_property(&out->connector, true);
+	drm_connector_set_vrr_capable_property(&out->connector,
+					       akdev->topo.connectors[index].vrr);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }

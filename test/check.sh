@@ -114,6 +114,11 @@ GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount-3crtc "$three_c
 	test/igt/expected-3crtc.txt test/igt/expected.txt
 GUEST_CLOCK=icount igt_run test/igt/ci-icount-720p.list igt-ci-icount-720p \
 	"pref_width=1280 pref_height=720"
+# kms_vrr: flip events at a requested rate within 1 Hz, at the default
+# load; then negative-basic beside a connector without VRR (vrr_mask).
+GUEST_CLOCK=icount igt_run test/igt/ci-icount-vrr.list igt-ci-icount-vrr ""
+GUEST_CLOCK=icount igt_run test/igt/ci-icount-vrr-neg.list igt-ci-icount-vrr-neg \
+	"num_crtcs=2 vrr_mask=1"
 igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_mask=2" \
 	test/igt/expected.txt
 igt_run test/igt/ci-hdmi.list igt-ci-hdmi "connector_types=HDMI-A" \

@@ -90,34 +90,6 @@ u32 atomkms_timing_refresh_mhz(const struct atomkms_timing *t)
 }
 
 /**
- * atomkms_timing_vblank_stamp - the vblank time to give the vblank core
- * @last: the latest vblank the timer's handler stamped, in ns
- * @now: the time of the question, in ns; @last when the handler asks
- * @period_ns: the frame period, 0 when the CRTC does not scan out
- * @given: the latest time given before (0: none)
- *
- * Asked from outside the handler (arming an event, a vblank query) while
- * the timer is late, the answer is the latest vblank of the timer's
- * schedule, @last plus whole periods up to @now, as a hardware counter
- * would count it. The handler may then stamp an earlier vblank: it read
- * the clock before that question and published @last after it (a vCPU
- * stalled in between, under TCG). The vblank core takes the difference
- * of its timestamps as unsigned: a time that went back would make its
- * count jump by billions, and every event then armed would wait for a
- * count it never reaches (drm_vblank_passed()), its flip_done with it. So
- * the answer never goes back: not before @given. All the vblank core's
- * questions hold its vblank_time_lock, which orders them.
- *
- * Return: the vblank time, in ns.
- */
-s64 atomkms_timing_vblank_stamp(s64 last, s64 now, u64 period_ns, s64 given)
-{
-	if (period_ns && now > last)
-		last += (s64)(div_u64((u64)(now - last), period_ns) * period_ns);
-	return last > given ? last : given;
-}
-
-/**
  * atomkms_timing_status_str - what an &enum atomkms_timing_status means
  * @status: the status
  *

@@ -209,6 +209,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 			c->type = i < p->num_connector_types ?
 				  p->connector_types[i] :
 				  ATOMKMS_TOPO_CONN_VIRTUAL;
+			c->vrr = !!(p->vrr_mask & BIT(i));
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -399,6 +400,8 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 			.type = c->connectors[i].type ? c->connectors[i].type :
 				ATOMKMS_TOPO_CONN_VIRTUAL,
 			.non_desktop = c->connectors[i].non_desktop,
+			/* Until configfs has an attribute for it. */
+			.vrr = true,
 			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
 			.max_width = w > 4096 ? w : 4096,
 			.max_height = h > 2160 ? h : 2160,

@@ -8,4 +8,4 @@
 # The compositor: formats, plane jobs, composition, colour, CRC, writeback.
 ATOMKMS_COMPOSE_CORE := formats plane_job compose color crc writeback
 # Everything pure C: the compositor, mode timing, EDIDs, the topology.
-ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing edid topology
+ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology

@@ -113,7 +113,7 @@ static void crtc_modeset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), c->ret);
 	akt_unlock(test);
 	if (!c->ret)
-		KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns,
+		KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->timing.frame_ns,
 				c->frame_ns);
 }
 
@@ -183,7 +183,7 @@ static void crtc_check_times_adjusted_mode(struct kunit *test)
 	cs = akt_enable(test, state, 0, 0, akt_mode(test, &mode));
 	drm_mode_copy(&cs->adjusted_mode, &cs->mode);
 	KUNIT_EXPECT_EQ(test, funcs->atomic_check(crtc, state), 0);
-	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns, 16666667ULL);
+	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->timing.frame_ns, 16666667ULL);
 
 	/* The same mode, but the CRTC would run it at 1200 Hz. */
 	fast = akt_mode(test, &mode);
@@ -197,7 +197,7 @@ static void crtc_check_times_adjusted_mode(struct kunit *test)
 	fast->crtc_vblank_end = 2250;
 	drm_mode_copy(&cs->adjusted_mode, fast);
 	KUNIT_EXPECT_EQ(test, funcs->atomic_check(crtc, state), 0);
-	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->frame_ns, 33333333ULL);
+	KUNIT_EXPECT_EQ(test, to_atomkms_crtc_state(cs)->timing.frame_ns, 33333333ULL);
 	akt_unlock(test);
 }
 
@@ -383,9 +383,9 @@ static void crtc_preferred_mode(struct kunit *test)
 	state = akt_state(test);
 	cs = akt_enable(test, state, 0, 0, pref);
 	KUNIT_EXPECT_EQ(test, drm_atomic_check_only(state), 0);
-	KUNIT_EXPECT_GE(test, to_atomkms_crtc_state(cs)->frame_ns,
+	KUNIT_EXPECT_GE(test, to_atomkms_crtc_state(cs)->timing.frame_ns,
 			ATOMKMS_MIN_FRAME_NS);
-	KUNIT_EXPECT_LE(test, to_atomkms_crtc_state(cs)->frame_ns,
+	KUNIT_EXPECT_LE(test, to_atomkms_crtc_state(cs)->timing.frame_ns,
 			ATOMKMS_MAX_FRAME_NS);
 	akt_unlock(test);
 }

@@ -21,6 +21,7 @@ static struct atomkms_params defaults(void)
 		.num_connectors = -1,
 		.writeback = true,
 		.writeback_mask = 0xff,
+		.vrr_mask = 0xff,
 		.max_scale_factor = 4,
 		.max_width = 4096,
 		.max_height = 2160,
@@ -214,6 +215,11 @@ static void test_values(void)
 	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
 	      t.connectors[2].refresh == 60, "60 Hz by default");
 	CHECK(t.crtcs[3].lut_size == 256, "LUT size");
+	p.vrr_mask = 0x5;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[0].vrr && !t.connectors[1].vrr &&
+	      t.connectors[2].vrr && !t.connectors[3].vrr,
+	      "vrr_mask picks the vrr_capable connectors");
 }
 
 #define REFUSED(what, expr, rule) do {					\
