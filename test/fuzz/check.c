@@ -23,6 +23,7 @@ const char *const fail_names[FAIL_KINDS] = {
 	[FAIL_FENCE] = "out-fence misbehaved",
 	[FAIL_KLOG] = "kernel log not clean",
 	[FAIL_SETUP] = "set-up failed",
+	[FAIL_CONFIGFS] = "configfs device misbehaved",
 };
 
 const char *const stat_names[ST_COUNT] = {
@@ -30,6 +31,7 @@ const char *const stat_names[ST_COUNT] = {
 	"writeback", "ok", "multi-CRTC", "ok",
 	"out-fences", "writeback-fences", "in-fences", "unsignalled",
 	"leases", "CRC-lines", "flip-events-asked", "vblank-events-asked",
+	"configfs-devices", "enabled",
 };
 
 void fuzz_fail(struct fuzz *f, int kind, uint64_t op, const char *fmt, ...)

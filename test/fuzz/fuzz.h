@@ -206,6 +206,7 @@ enum fuzz_stat {
 	ST_COLOR, ST_COLOR_OK, ST_WB, ST_WB_OK, ST_MULTI, ST_MULTI_OK,
 	ST_OUT_FENCES, ST_WB_FENCES, ST_IN_FENCES, ST_IN_PENDING,
 	ST_LEASES, ST_CRC_LINES, ST_FLIP_EVENTS_ASKED, ST_VBLANK_EVENTS_ASKED,
+	ST_CONFIGFS, ST_CONFIGFS_ENABLED,
 	ST_COUNT,
 };
 
@@ -221,6 +222,7 @@ enum fail_kind {
 	FAIL_FENCE,		/* out-fence never signalled, fd on failure */
 	FAIL_KLOG,		/* a WARN/BUG/KASAN... line in the kernel log */
 	FAIL_SETUP,		/* the fuzzer could not set itself up */
+	FAIL_CONFIGFS,		/* a configfs device misbehaved */
 	FAIL_KINDS,
 };
 
@@ -327,6 +329,9 @@ void op_atomic(struct opctx *o);
 void op_atomic_pair(struct opctx *o);
 void op_atomic_junk(struct opctx *o);
 void op_lease_commit(struct opctx *o);
+
+/* ops_configfs.c */
+void op_configfs(struct opctx *o);
 
 /* run.c */
 int run_ops(struct fuzz *f, const uint64_t *idx, uint64_t n, int threads,

@@ -26,8 +26,10 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: atomkms-fuzz [--seed S] [--ops N] [--threads T] [--clients C]\n"
 		"                    [--replay LIST] [--min-time SECONDS] [--no-minimise]\n"
-		"                    [-v]\n"
-		"  LIST: operation indices of the run, e.g. 3,17,40-52\n");
+		"                    [--only KIND] [-v]\n"
+		"  LIST: operation indices of the run, e.g. 3,17,40-52\n"
+		"  KIND: run only the run's first N operations of that kind\n"
+		"        (atomic, configfs...: the names of the per-kind report)\n");
 	exit(2);
 }
 
@@ -73,10 +75,11 @@ int main(int argc, char **argv)
 		{ "min-time", required_argument, NULL, 'm' },
 		{ "no-minimise", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "only", required_argument, NULL, 'o' },
 		{ 0 }
 	};
 	struct fuzz *f = &fz;
-	const char *replay = NULL;
+	const char *replay = NULL, *only = NULL;
 	uint64_t *list = NULL, n;
 	double budget = 180, t0, dt;
 	bool do_min = true;
@@ -87,7 +90,7 @@ int main(int argc, char **argv)
 	f->nops = 1000;
 	f->nthreads = 1;
 	f->nclients = 2;
-	while ((opt = getopt_long(argc, argv, "s:n:t:c:r:m:Nv", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:n:t:c:r:m:o:Nv", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's': f->seed = strtoull(optarg, NULL, 0); break;
 		case 'n': f->nops = strtoull(optarg, NULL, 0); break;
@@ -97,6 +100,7 @@ int main(int argc, char **argv)
 		case 'm': budget = atof(optarg); break;
 		case 'N': do_min = false; break;
 		case 'v': f->verbose = true; break;
+		case 'o': only = optarg; break;
 		default: usage();
 		}
 	}
@@ -109,6 +113,21 @@ int main(int argc, char **argv)
 		if (!list)
 			usage();
 		f->nthreads = 1;
+	} else if (only) {
+		uint64_t idx;
+		int ci;
+
+		list = calloc(f->nops ? f->nops : 1, sizeof(*list));
+		if (!list)
+			return 2;
+		/* Draws depend on the client count: f->nclients is set. */
+		for (n = 0, idx = 0; n < f->nops && idx < f->nops * 100000; idx++)
+			if (!strcmp(op_name(f, idx, &ci), only))
+				list[n++] = idx;
+		if (!n) {
+			fprintf(stderr, "fuzz: no operation of kind %s\n", only);
+			return 2;
+		}
 	} else {
 		n = f->nops;
 	}
@@ -133,7 +152,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t0 = mono_now();
-	run_ops(f, list, n, f->nthreads, !replay);
+	run_ops(f, list, n, f->nthreads, !replay && !only);
 	dt = mono_now() - t0;
 	fuzz_teardown(f);
 

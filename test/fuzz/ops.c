@@ -223,6 +223,7 @@ const struct op_desc op_table[] = {
 	{ "master", 4, op_master, true },
 	{ "reopen", 3, op_reopen, true },
 	{ "drain", 15, op_drain, false },
+	{ "configfs", 1, op_configfs, false },
 };
 const unsigned int op_count = ARRAY_SIZE(op_table);
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * configfs operations: each one makes a second atomkms device in
+ * /sys/kernel/config/atomkms/, of a random shape (valid or not, with junk
+ * values now and then), tries to enable it, plugs and unplugs its
+ * connectors and tries a change that an enabled device must refuse, then
+ * disables and removes it. Self-contained, so that any subset of a run
+ * replays (fuzz.h): the device is named after the operation.
+ *
+ * Checked as it goes:
+ *   - every errno is one configfs or atomkms documents;
+ *   - a device that enables has a card, which goes when it is disabled;
+ *   - a change to an enabled device other than status answers EBUSY;
+ *   - status writes on an enabled device succeed;
+ *   - the device's directories all go away in the end.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "fuzz.h"
+
+#define ROOT "/sys/kernel/config/atomkms"
+
+/*
+ * configfs's own errnos (ENOENT, EEXIST, ENOTDIR, EPERM on a link to the
+ * wrong kind of item, ENOTEMPTY), atomkms's (EINVAL for a bad value or a
+ * topology that does not validate, EBUSY for a change to an enabled
+ * device, ENODEV for a probe that failed, ERANGE, ENOSPC for too many
+ * objects, E2BIG), and ENOMEM. EFAULT: configfs's answer to a write of
+ * zero bytes (fill_write_buffer() copied nothing).
+ */
+static bool cfs_errno_ok(int err)
+{
+	switch (err) {
+	case 0: case ENOENT: case EEXIST: case ENOTDIR: case EPERM:
+	case ENOTEMPTY: case EINVAL: case EBUSY: case ENODEV: case ERANGE:
+	case ENOSPC: case E2BIG: case ENOMEM: case EFAULT:
+		return true;
+	}
+	return false;
+}
+
+struct cfs {
+	struct opctx *o;
+	char dev[64];
+	int ncrtcs, nplanes, nencs, nconns;
+};
+
+static int cfs_check(struct cfs *d, const char *what, int ret)
+{
+	if (ret < 0 && !cfs_errno_ok(-ret))
+		fuzz_fail(d->o->f, FAIL_ERRNO, d->o->idx, "configfs %s: errno %d (%s)",
+			  what, -ret, strerror(-ret));
+	if (d->o->f->verbose)
+		fprintf(stderr, "  op %llu: configfs %s -> %d\n",
+			(unsigned long long)d->o->idx, what, ret);
+	return ret;
+}
+
+static int cfs_mkdir(struct cfs *d, const char *fmt, const char *name)
+{
+	char path[256], rel[128];
+
+	snprintf(rel, sizeof(rel), fmt, name);
+	snprintf(path, sizeof(path), ROOT "/%s/%s", d->dev, rel);
+	return cfs_check(d, rel, mkdir(path, 0755) ? -errno : 0);
+}
+
+static int cfs_put(struct cfs *d, const char *rel, const char *val)
+{
+	char path[256], what[160];
+
+	snprintf(path, sizeof(path), ROOT "/%s/%s", d->dev, rel);
+	snprintf(what, sizeof(what), "%s = %s", rel, val);
+	return cfs_check(d, what, write_str(path, val));
+}
+
+/* @dir/NAME -> @target, both relative to the device. */
+static int cfs_ln(struct cfs *d, const char *dir, const char *target)
+{
+	const char *name = strrchr(target, '/');
+	char t[256], l[256], what[160];
+
+	snprintf(t, sizeof(t), ROOT "/%s/%s", d->dev, target);
+	snprintf(l, sizeof(l), ROOT "/%s/%s/%s", d->dev, dir, name ? name + 1 : target);
+	snprintf(what, sizeof(what), "ln %s -> %s", dir, target);
+	return cfs_check(d, what, symlink(t, l) ? -errno : 0);
+}
+
+/* A value for an attribute: mostly right, sometimes junk. */
+static const char *cfs_value(struct opctx *o, const char *good, char *buf,
+			     size_t len)
+{
+	static const char *const junk[] = { "", "-1", "999999999999", "x",
+					    "0x10", "1 2", "\n" };
+
+	if (!chance(&o->r, 8))
+		return good;
+	if (chance(&o->r, 50))
+		return junk[rnd_below(&o->r, sizeof(junk) / sizeof(junk[0]))];
+	snprintf(buf, len, "%lld", (long long)(int64_t)rnd_weird(&o->r));
+	return buf;
+}
+
+static void cfs_build(struct cfs *d)
+{
+	struct opctx *o = d->o;
+	char name[16], rel[96], tgt[64], buf[32], val[8];
+	int i;
+
+	d->ncrtcs = chance(&o->r, 5) ? 0 : (int)rnd_range(&o->r, 1, 2);
+	for (i = 0; i < d->ncrtcs; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		cfs_mkdir(d, "crtcs/%s", name);
+		if (chance(&o->r, 30)) {
+			snprintf(rel, sizeof(rel), "crtcs/%s/refresh", name);
+			cfs_put(d, rel, cfs_value(o, chance(&o->r, 50) ? "75" : "30",
+						  buf, sizeof(buf)));
+		}
+		if (chance(&o->r, 30)) {
+			snprintf(rel, sizeof(rel), "crtcs/%s/writeback", name);
+			cfs_put(d, rel, cfs_value(o, "1", buf, sizeof(buf)));
+		}
+	}
+	/* A primary per CRTC, sometimes an overlay or a cursor, or none. */
+	for (i = 0; i < d->ncrtcs * 2; i++) {
+		int type = i < d->ncrtcs ? 1 : (int)rnd_below(&o->r, 3) == 1 ? 0 : 2;
+
+		if (i >= d->ncrtcs && chance(&o->r, 50))
+			continue;
+		if (chance(&o->r, 4))
+			continue;
+		snprintf(name, sizeof(name), "p%d", d->nplanes++);
+		cfs_mkdir(d, "planes/%s", name);
+		snprintf(rel, sizeof(rel), "planes/%s/type", name);
+		snprintf(val, sizeof(val), "%d", type);
+		cfs_put(d, rel, cfs_value(o, val, buf, sizeof(buf)));
+		snprintf(rel, sizeof(rel), "planes/%s/possible_crtcs", name);
+		snprintf(tgt, sizeof(tgt), chance(&o->r, 4) ? "encoders/e%d" : "crtcs/c%d",
+			 i % (d->ncrtcs ? d->ncrtcs : 1));
+		cfs_ln(d, rel, tgt);
+	}
+	for (i = 0; i < d->ncrtcs; i++) {
+		if (chance(&o->r, 4))
+			continue;
+		snprintf(name, sizeof(name), "e%d", i);
+		cfs_mkdir(d, "encoders/%s", name);
+		snprintf(rel, sizeof(rel), "encoders/%s/possible_crtcs", name);
+		snprintf(tgt, sizeof(tgt), "crtcs/c%d", i);
+		cfs_ln(d, rel, tgt);
+		d->nencs++;
+	}
+	for (i = 0; i < d->ncrtcs; i++) {
+		if (chance(&o->r, 4))
+			continue;
+		snprintf(name, sizeof(name), "n%d", d->nconns++);
+		cfs_mkdir(d, "connectors/%s", name);
+		snprintf(rel, sizeof(rel), "connectors/%s/possible_encoders", name);
+		snprintf(tgt, sizeof(tgt), chance(&o->r, 4) ? "planes/p%d" : "encoders/e%d", i);
+		cfs_ln(d, rel, tgt);
+		if (chance(&o->r, 30)) {
+			snprintf(rel, sizeof(rel), "connectors/%s/status", name);
+			cfs_put(d, rel, cfs_value(o, chance(&o->r, 50) ? "1" : "2",
+						  buf, sizeof(buf)));
+		}
+	}
+}
+
+/* atomkms cards that open, by minor number bits (0-63). */
+static uint64_t cfs_cards(void)
+{
+	uint64_t mask = 0;
+	char path[32];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		drmVersion *v;
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && v->name && !strcmp(v->name, "atomkms"))
+			mask |= 1ull << i;
+		drmFreeVersion(v);
+		close(fd);
+	}
+	return mask;
+}
+
+/* While enabled: plug and unplug, then a change it must refuse. */
+static void cfs_while_enabled(struct cfs *d)
+{
+	struct opctx *o = d->o;
+	char rel[96];
+	int i, n, ret;
+
+	for (n = rnd_range(&o->r, 0, 4); n > 0 && d->nconns; n--) {
+		snprintf(rel, sizeof(rel), "connectors/n%d/status",
+			 (int)rnd_below(&o->r, d->nconns));
+		ret = cfs_put(d, rel, chance(&o->r, 50) ? "1" : "2");
+		/* A connector dropped by cfs_build() is not there (ENOENT). */
+		if (ret && ret != -ENOENT)
+			fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
+				  "configfs %s on an enabled device: %s", rel,
+				  strerror(-ret));
+	}
+	i = (int)rnd_below(&o->r, 3);
+	ret = i == 0 ? cfs_mkdir(d, "crtcs/%s", "late") :
+	      i == 1 ? cfs_put(d, "crtcs/c0/refresh", "50") :
+		       cfs_mkdir(d, "planes/%s", "late");
+	if (ret != -EBUSY && !(i == 1 && ret == -ENOENT))
+		fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
+			  "configfs: a change to an enabled device gave %d, not EBUSY",
+			  ret);
+}
+
+/* Links, then objects deepest first, then the device. */
+static void cfs_teardown(struct cfs *d)
+{
+	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };
+	char path[320], dir[256];
+	unsigned int k;
+	int i, j;
+
+	for (k = 0; k < 4; k++) {
+		const char *links = k == 0 ? "possible_encoders" : "possible_crtcs";
+		const char *p = k == 0 ? "n" : k == 1 ? "e" : k == 2 ? "p" : "c";
+
+		for (i = 0; i < 8; i++) {
+			snprintf(dir, sizeof(dir), ROOT "/%s/%s/%s%d", d->dev, kinds[k], p, i);
+			for (j = 0; j < 8; j++) {
+				static const char *const t[] = { "c", "e", "p", "n" };
+				unsigned int u;
+
+				for (u = 0; u < 4; u++) {
+					snprintf(path, sizeof(path), "%s/%s/%s%d", dir, links, t[u], j);
+					unlink(path);
+				}
+			}
+			rmdir(dir);
+		}
+		snprintf(dir, sizeof(dir), ROOT "/%s/%s/late", d->dev, kinds[k]);
+		rmdir(dir);
+	}
+	snprintf(dir, sizeof(dir), ROOT "/%s", d->dev);
+	if (rmdir(dir))
+		fuzz_fail(d->o->f, FAIL_CONFIGFS, d->o->idx, "configfs: %s stays: %s",
+			  dir, strerror(errno));
+}
+
+void op_configfs(struct opctx *o)
+{
+	static int mounted;
+	struct cfs d = { .o = o };
+	uint64_t before, during, after;
+	char path[256];
+	int ret;
+
+	if (access(ROOT, F_OK)) {
+		if (mounted++ || mount("none", "/sys/kernel/config", "configfs", 0, NULL) ||
+		    access(ROOT, F_OK))
+			return;		/* no atomkms configfs: nothing to fuzz */
+	}
+	snprintf(d.dev, sizeof(d.dev), "fz%llu", (unsigned long long)o->idx);
+	snprintf(path, sizeof(path), ROOT "/%s", d.dev);
+	if (cfs_check(&d, "mkdir device", mkdir(path, 0755) ? -errno : 0))
+		return;
+	cfs_build(&d);
+
+	before = cfs_cards();
+	ret = cfs_put(&d, "enabled", chance(&o->r, 95) ? "1" : "yes");
+	STAT(o->f, ST_CONFIGFS);
+	if (!ret) {
+		STAT(o->f, ST_CONFIGFS_ENABLED);
+		during = cfs_cards();
+		if (!(during & ~before))
+			fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
+				  "configfs: device %s enabled, but no new card", d.dev);
+		cfs_while_enabled(&d);
+		cfs_check(&d, "disable", cfs_put(&d, "enabled", "0"));
+		after = cfs_cards();
+		if (after & ~before)
+			fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
+				  "configfs: device %s disabled, but its card stays", d.dev);
+	}
+	cfs_teardown(&d);
+}
