@@ -62,7 +62,7 @@ full)
 		unit 2>&1 | tail -n 30
 	# One guest a part: a hang costs only its part, and the guest lock is
 	# free between parts. Timeouts: about twice each part's measured time.
-	for p in fuzz:4200 lifecycle:3000 fault-inject:4800 guest-tests:900 kunit:600; do
+	for p in fuzz:4200 lifecycle:3000 fault-inject:6600 guest-tests:900 kunit:600; do
 		guest "debug-full-${p%%:*}" "${p#*:}" "" -- sh qemu/jobs/debug-stage.sh \
 			"/host/build/guest/debug-full-${p%%:*}" full "${p%%:*}"
 	done

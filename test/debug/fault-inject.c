@@ -29,14 +29,20 @@
  *   writeback  a commit with WRITEBACK_FB_ID and WRITEBACK_OUT_FENCE_PTR
  *              (the fence must signal when it succeeds)
  *   crc        open crc/control, write "auto", open crc/data, read an entry
+ *   configfs   a device made in configfs (mkdir, attribute writes,
+ *              symlinks) and enabled: its probe; it must have a working
+ *              card when it succeeds, and leave none when it fails
  *
  * Then a smoke test (a mode set, flips with events, a CRC) and the
- * module's removal. Device creation from configfs does not exist yet.
+ * module's removal.
  *
  * Usage: fault-inject [--ko PATH] [--params STR] [--ops a,b,...]
  *                     [--max N] [--log FILE] [--dry] [--probe-stride S]
+ *                     [--configfs-stride S]
  * --probe-stride S: the insmod and bind passes try every S-th N only (a
  * probe makes hundreds of calls, a second each under KASAN in TCG).
+ * --configfs-stride S: the same for the configfs pass (default: the
+ * probe stride), which probes twice an N (about 6 s under KASAN).
  * Prints an "ok"/"not ok" line per operation (ok when every N was) with
  * its results per N as runs ("1-7 ENOMEM, 8 ok, ..."), then "#
  * fault-inject: done". --log gets one line per N.
@@ -44,12 +50,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -69,9 +77,11 @@ static const char *params =
 static unsigned int max_n = 20000;
 /* The probe passes try every stride-th N (--probe-stride; 1: every one). */
 static unsigned int probe_stride = 1;
+/* The configfs pass's stride (--configfs-stride; 0: the probe stride). */
+static unsigned int cfs_stride;
 /* The probe passes start at this N at least (--from: to go back to one). */
 static unsigned int from_n = 1;
-static const struct op insmod_op, bind_op;
+static const struct op insmod_op, bind_op, configfs_op;
 static void *ko_image;
 static size_t ko_len;
 static int failnth = -1;
@@ -283,7 +293,8 @@ static void run_op(const struct op *op)
 	char klog[256];
 	int ret;
 
-	unsigned int step = op == &insmod_op || op == &bind_op ? probe_stride : 1;
+	unsigned int step = op == &insmod_op || op == &bind_op ? probe_stride :
+			    op == &configfs_op ? (cfs_stride ?: probe_stride) : 1;
 
 	runs.step = step;
 	if ((op == &insmod_op || op == &bind_op) && start < from_n)
@@ -398,24 +409,31 @@ static int make_card_nodes(void)
 {
 	char path[96], dev[32];
 	unsigned int maj, min;
-	int i, made = 0;
+	int made = 0;
+	glob_t g;
+	size_t i;
 	FILE *f;
 
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/bus/platform/devices/atomkms/drm/card%d/dev", i);
-		f = fopen(path, "r");
+	/* The default device is "atomkms", configfs's "atomkms.N.auto". */
+	if (glob("/sys/bus/platform/devices/atomkms*/drm/card*/dev", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *card = strstr(g.gl_pathv[i], "/drm/card");
+
+		f = fopen(g.gl_pathv[i], "r");
 		if (!f)
 			continue;
 		if (fgets(dev, sizeof(dev), f) &&
 		    sscanf(dev, "%u:%u", &maj, &min) == 2) {
-			snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+			snprintf(path, sizeof(path), "/dev/dri/%.*s",
+				 (int)strcspn(card + 5, "/"), card + 5);
 			if (access(path, F_OK) &&
 			    !mknod(path, S_IFCHR | 0666, makedev(maj, min)))
 				made++;
 		}
 		fclose(f);
 	}
+	globfree(&g);
 	return made;
 }
 
@@ -938,6 +956,141 @@ static int crc_after_fail(void)
 	return 0;
 }
 
+/* --- configfs: a device made and enabled -------------------------------- */
+
+#define CFS "/sys/kernel/config/atomkms/fi"
+
+/* One pipe, as a vkms script would make it; each step can fail. */
+static const char *const cfs_script[][2] = {
+	{ "mkdir", CFS },
+	{ "mkdir", CFS "/crtcs/c" },
+	{ "mkdir", CFS "/planes/p" },
+	{ "put", CFS "/planes/p/type=1" },
+	{ "ln", CFS "/crtcs/c:" CFS "/planes/p/possible_crtcs/c" },
+	{ "mkdir", CFS "/encoders/e" },
+	{ "ln", CFS "/crtcs/c:" CFS "/encoders/e/possible_crtcs/c" },
+	{ "mkdir", CFS "/connectors/n" },
+	{ "ln", CFS "/encoders/e:" CFS "/connectors/n/possible_encoders/e" },
+	{ "put", CFS "/enabled=1" },
+};
+
+static int cfs_step(const char *op, const char *arg)
+{
+	char path[256];
+	char *sep;
+
+	snprintf(path, sizeof(path), "%s", arg);
+	if (!strcmp(op, "mkdir"))
+		return mkdir(path, 0755) ? -errno : 0;
+	sep = strchr(path, !strcmp(op, "ln") ? ':' : '=');
+	if (!sep)
+		return -EINVAL;
+	*sep++ = 0;
+	if (!strcmp(op, "ln"))
+		return symlink(path, sep) ? -errno : 0;
+	return write_str(path, sep);
+}
+
+/* atomkms cards that open and have a pipe. */
+static int cards_with_pipe(void)
+{
+	char path[32];
+	int i, n = 0;
+
+	for (i = 0; i < 64; i++) {
+		struct kms_pipe p;
+		drmVersion *ver;
+		int cfd;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		cfd = open(path, O_RDWR | O_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		ver = drmGetVersion(cfd);
+		drmSetClientCap(cfd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+		drmSetClientCap(cfd, DRM_CLIENT_CAP_ATOMIC, 1);
+		if (ver && ver->name && !strcmp(ver->name, "atomkms") &&
+		    !kms_pipe_find(cfd, &p))
+			n++;
+		drmFreeVersion(ver);
+		close(cfd);
+	}
+	return n;
+}
+
+static int cfs_cards;
+
+/* Undo the script, whatever part of it ran: links, then directories. */
+static void cfs_teardown(void)
+{
+	int i;
+
+	write_str(CFS "/enabled", "0");
+	for (i = ARRAY_SIZE(cfs_script) - 1; i >= 0; i--) {
+		char path[256], *sep;
+
+		snprintf(path, sizeof(path), "%s", cfs_script[i][1]);
+		if (!strcmp(cfs_script[i][0], "mkdir")) {
+			rmdir(path);
+		} else if (!strcmp(cfs_script[i][0], "ln")) {
+			sep = strchr(path, ':');
+			unlink(sep + 1);
+		}
+	}
+}
+
+static int configfs_prepare(void)
+{
+	if (access("/sys/kernel/config/atomkms", F_OK))
+		mount("none", "/sys/kernel/config", "configfs", 0, NULL);
+	cfs_teardown();
+	if (!access(CFS, F_OK))
+		return fail_why("%s is left from the last N", CFS);
+	cfs_cards = cards_with_pipe();
+	return 0;
+}
+
+static int configfs_run(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cfs_script); i++) {
+		ret = cfs_step(cfs_script[i][0], cfs_script[i][1]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int configfs_undo(void)
+{
+	int n = cards_with_pipe();
+
+	if (n != cfs_cards + 1 && make_card_nodes())
+		n = cards_with_pipe();
+	cfs_teardown();
+	if (n != cfs_cards + 1)
+		return fail_why("enabled, but %d new cards with a pipe", n - cfs_cards);
+	if (!access(CFS, F_OK))
+		return fail_why("%s does not go away", CFS);
+	if (cards_with_pipe() != cfs_cards)
+		return fail_why("the card stays after the device is removed");
+	return 0;
+}
+
+static int configfs_after_fail(void)
+{
+	int n = cards_with_pipe();
+
+	cfs_teardown();
+	if (n != cfs_cards)
+		return fail_why("failed, yet %d new cards", n - cfs_cards);
+	if (!access(CFS, F_OK))
+		return fail_why("%s does not go away", CFS);
+	return 0;
+}
+
 static const struct op dev_ops[] = {
 	{ "addfb", addfb_run, addfb_undo, NULL, NULL, NULL },
 	{ "blob", blob_run, blob_undo, NULL, NULL, NULL },
@@ -955,6 +1108,11 @@ static const struct op dev_ops[] = {
 	{ "crc", crc_run, crc_undo, crc_after_fail, NULL, NULL },
 };
 
+static const struct op configfs_op = {
+	"configfs", configfs_run, configfs_undo, configfs_after_fail,
+	configfs_prepare, NULL,
+};
+
 static const struct op insmod_op = {
 	"insmod", insmod_run, insmod_undo, insmod_after_fail, NULL, insmod_first,
 };
@@ -962,7 +1120,7 @@ static const struct op bind_op = {
 	"bind", bind_run, bind_undo, bind_after_fail, NULL, NULL,
 };
 
-static const char *ops = "insmod,bind,addfb,blob,dumb,map,test-only,flip,flip-event,modeset,writeback,crc";
+static const char *ops = "insmod,bind,addfb,blob,dumb,map,test-only,flip,flip-event,modeset,writeback,crc,configfs";
 
 static int want(const char *name)
 {
@@ -1005,6 +1163,8 @@ int main(int argc, char **argv)
 			max_n = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--probe-stride") && i + 1 < (unsigned int)argc)
 			probe_stride = strtoul(argv[++i], NULL, 0) ?: 1;
+		else if (!strcmp(argv[i], "--configfs-stride") && i + 1 < (unsigned int)argc)
+			cfs_stride = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--from") && i + 1 < (unsigned int)argc)
 			from_n = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--dry"))
@@ -1073,6 +1233,12 @@ int main(int argc, char **argv)
 		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &dd);
 	}
 	dev_close();
+
+	/* Device creation from configfs, beside the first device. */
+	if (want("configfs")) {
+		why[0] = 0;
+		run_op(&configfs_op);
+	}
 
 	/* The driver works: a mode set, flips with events, a CRC. */
 	ret = kms_smoke(10, why, sizeof(why));
