@@ -19,6 +19,28 @@
 
 #include "drmutil.h"
 
+uint64_t atomkms_card_mask(void)
+{
+	uint64_t mask = 0;
+	char path[32];
+	int i, fd;
+
+	for (i = 0; i < 64; i++) {
+		drmVersion *v;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && v->name && !strcmp(v->name, "atomkms"))
+			mask |= 1ull << i;
+		drmFreeVersion(v);
+		close(fd);
+	}
+	return mask;
+}
+
 int atomkms_open(void)
 {
 	const char *want = getenv("ATOMKMS_DRIVER");

@@ -24,6 +24,8 @@
  * printing why on stderr.
  */
 int atomkms_open(void);
+/* The atomkms cards that open, a bit per card number (0-63). */
+uint64_t atomkms_card_mask(void);
 
 /* Property id of @name on object @obj of DRM_MODE_OBJECT_@type, 0 if none. */
 uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name);

@@ -174,30 +174,6 @@ static void cfs_build(struct cfs *d)
 	}
 }
 
-/* atomkms cards that open, by minor number bits (0-63). */
-static uint64_t cfs_cards(void)
-{
-	uint64_t mask = 0;
-	char path[32];
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		drmVersion *v;
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && v->name && !strcmp(v->name, "atomkms"))
-			mask |= 1ull << i;
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return mask;
-}
-
 /* While enabled: plug and unplug, then a change it must refuse. */
 static void cfs_while_enabled(struct cfs *d)
 {
@@ -278,18 +254,18 @@ void op_configfs(struct opctx *o)
 		return;
 	cfs_build(&d);
 
-	before = cfs_cards();
+	before = atomkms_card_mask();
 	ret = cfs_put(&d, "enabled", chance(&o->r, 95) ? "1" : "yes");
 	STAT(o->f, ST_CONFIGFS);
 	if (!ret) {
 		STAT(o->f, ST_CONFIGFS_ENABLED);
-		during = cfs_cards();
+		during = atomkms_card_mask();
 		if (!(during & ~before))
 			fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
 				  "configfs: device %s enabled, but no new card", d.dev);
 		cfs_while_enabled(&d);
 		cfs_check(&d, "disable", cfs_put(&d, "enabled", "0"));
-		after = cfs_cards();
+		after = atomkms_card_mask();
 		if (after & ~before)
 			fuzz_fail(o->f, FAIL_CONFIGFS, o->idx,
 				  "configfs: device %s disabled, but its card stays", d.dev);
