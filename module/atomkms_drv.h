@@ -161,12 +161,15 @@ struct atomkms_crtc {
  * @index: its index among the topology's connectors
  * @edid: the EDID written through configfs, in use instead of the
  *        generated one while set; under the mode_config mutex
+ * @vrr: its vrr_capable property's value, set at each probe (under the
+ *       mode_config mutex), read by the CRTCs' atomic_check
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
 	struct drm_connector connector;
 	unsigned int index;
 	const struct drm_edid *edid;
+	bool vrr;
 };
 
 /**

@@ -126,9 +126,14 @@ static void atomkms_connector_update_props(struct drm_connector *connector,
 					      connector->dev->mode_config.non_desktop_property,
 					      1);
 	}
-	/* A written EDID is adaptive-sync capable if it says a range. */
-	vrr = !written ||
-	      info->monitor_range.max_vfreq > info->monitor_range.min_vfreq;
+	/*
+	 * Adaptive sync where the topology gives it (vrr_mask), and with a
+	 * written EDID only if it says a range.
+	 */
+	vrr = c->vrr && (!written ||
+			 info->monitor_range.max_vfreq > info->monitor_range.min_vfreq);
+	WRITE_ONCE(container_of(connector, struct atomkms_output, connector)->vrr,
+		   vrr);
 	drm_connector_set_vrr_capable_property(connector, vrr);
 }
 
@@ -215,17 +220,15 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
  * atomkms_output_vrr_capable - does a connector's monitor vary its refresh
  * @connector: a connector of the device, of any kind
  *
- * Return: true for a Virtual connector whose topology entry has VRR, as
- * its vrr_capable property says.
+ * Return: what its vrr_capable property says (set at each probe from the
+ * topology and the EDID in use); false for a writeback connector.
  */
 bool atomkms_output_vrr_capable(struct drm_connector *connector)
 {
-	struct atomkms_output *out;
-
 	if (connector->funcs != &atomkms_connector_funcs)
 		return false;
-	out = container_of(connector, struct atomkms_output, connector);
-	return to_atomkms_device(connector->dev)->topo.connectors[out->index].vrr;
+	return READ_ONCE(container_of(connector, struct atomkms_output,
+				      connector)->vrr);
 }
 
 static int atomkms_connector_get_modes(struct drm_connector *connector)
@@ -499,8 +502,8 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)
 		return ret;
-	drm_connector_set_vrr_capable_property(&out->connector,
-					       akdev->topo.connectors[index].vrr);
+	out->vrr = akdev->topo.connectors[index].vrr;
+	drm_connector_set_vrr_capable_property(&out->connector, out->vrr);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }
