@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest side of the lifecycle test (issue 16, item 6): CYCLES cycles of
 # unbind/bind of the atomkms device, then CYCLES cycles of module
-# unload/load, each under a load of several client processes (the DRM
+# unload/load, then CYCLES cycles of disable/enable of a configfs device
+# (the module loaded with create_default_dev=0), each under a load of several client processes (the DRM
 # master flipping with events, out-fences and writeback jobs on every
 # CRTC, a CRC reader per CRTC, mapped dumb buffers written all the time,
 # pending vblank events), which are killed mid-flight; each new device
@@ -15,7 +16,8 @@
 #
 # Usage (in the guest): qemu/jobs/lifecycle.sh OUTDIR [CYCLES [PARAMS]]
 #   CYCLES defaults to 10; KO=path overrides the module (default: the
-#   debug kernel's).
+#   debug kernel's); LIFECYCLE_MODES chooses the modes (default: bind
+#   module configfs).
 # Output: "ok"/"not ok" per mode with the time a cycle took, then
 # "lifecycle: N passed, N failed". One line per cycle goes to
 # OUTDIR/lifecycle.log.
@@ -31,7 +33,7 @@ deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 was_loaded=0
 grep -q '^atomkms ' /proc/modules && was_loaded=1
 : > "$out/lifecycle.out"
-for mode in bind module; do
+for mode in ${LIFECYCLE_MODES:-bind module configfs}; do
 	{ /host/build/bin/lifecycle $mode --cycles "$cycles" --ko "$ko" \
 		--params "$params" --log "$out/lifecycle.log" 2>&1
 	  echo $? > /tmp/lifecycle.rc; } | tee -a "$out/lifecycle.out"

@@ -27,11 +27,18 @@
  * rmmod must succeed (within 5 s: out-fences are let go by a reaper),
  * then insmod.
  *
+ * configfs mode: the device is a configfs one (the module loaded with
+ * create_default_dev=0, two pipes with writeback made in
+ * /sys/kernel/config/atomkms/lc); each cycle writes enabled=0 under the
+ * load (drm_dev_unplug() under its clients); odd cycles kill the load,
+ * then enable, even ones enable while the old clients still hold the old
+ * device. At the end the device is disabled and removed before rmmod.
+ *
  * After each bind or load: a smoke test (a mode set, page flips with
  * events, a CRC). After each cycle: the kernel log since the last one
  * must be clean.
  *
- * Usage: lifecycle bind|module [--cycles N] [--ko PATH] [--params STR]
+ * Usage: lifecycle bind|module|configfs [--cycles N] [--ko PATH] [--params STR]
  *                  [--load-ms MS] [--log FILE]
  * The module must not be loaded. Prints "ok"/"not ok" for each failed
  * cycle and one line a cycle to --log, then "ok - MODE: N cycles" with
@@ -47,6 +54,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -531,6 +540,97 @@ static int cycle_module(int c)
 	return smoke();
 }
 
+/* --- configfs: a device of two pipes made, enabled and disabled ---------- */
+
+#define CFS "/sys/kernel/config/atomkms/lc"
+
+static const char *const cfs_dirs[] = {
+	CFS, CFS "/crtcs/c0", CFS "/crtcs/c1", CFS "/planes/p0", CFS "/planes/p1",
+	CFS "/planes/o0", CFS "/encoders/e0", CFS "/encoders/e1",
+	CFS "/connectors/n0", CFS "/connectors/n1",
+};
+
+/* "link -> target" pairs, and "file = value" writes, in order. */
+static const char *const cfs_links[][2] = {
+	{ CFS "/planes/p0/possible_crtcs/c0", CFS "/crtcs/c0" },
+	{ CFS "/planes/p1/possible_crtcs/c1", CFS "/crtcs/c1" },
+	{ CFS "/planes/o0/possible_crtcs/c0", CFS "/crtcs/c0" },
+	{ CFS "/encoders/e0/possible_crtcs/c0", CFS "/crtcs/c0" },
+	{ CFS "/encoders/e1/possible_crtcs/c1", CFS "/crtcs/c1" },
+	{ CFS "/connectors/n0/possible_encoders/e0", CFS "/encoders/e0" },
+	{ CFS "/connectors/n1/possible_encoders/e1", CFS "/encoders/e1" },
+};
+
+static const char *const cfs_puts[][2] = {
+	{ CFS "/planes/p0/type", "1" }, { CFS "/planes/p1/type", "1" },
+	{ CFS "/planes/o0/type", "0" },
+	{ CFS "/crtcs/c0/writeback", "1" }, { CFS "/crtcs/c1/writeback", "1" },
+};
+
+static int cfs_enable(bool on)
+{
+	pid_t wd = watchdog_start(on ? "enable" : "disable");
+	int ret = write_str(CFS "/enabled", on ? "1" : "0");
+
+	watchdog_stop(wd);
+	return ret;
+}
+
+static int cfs_make(void)
+{
+	unsigned int i;
+
+	if (access("/sys/kernel/config/atomkms", F_OK))
+		mount("none", "/sys/kernel/config", "configfs", 0, NULL);
+	for (i = 0; i < ARRAY_SIZE(cfs_dirs); i++)
+		if (mkdir(cfs_dirs[i], 0755))
+			return fail_why("mkdir %s: %s", cfs_dirs[i], strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(cfs_puts); i++)
+		if (write_str(cfs_puts[i][0], cfs_puts[i][1]))
+			return fail_why("%s: %s", cfs_puts[i][0], strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(cfs_links); i++)
+		if (symlink(cfs_links[i][1], cfs_links[i][0]))
+			return fail_why("ln %s: %s", cfs_links[i][0], strerror(errno));
+	if (cfs_enable(true))
+		return fail_why("enable: %s", strerror(errno));
+	return 0;
+}
+
+static int cfs_remove(void)
+{
+	int i;
+
+	write_str(CFS "/enabled", "0");
+	for (i = ARRAY_SIZE(cfs_links) - 1; i >= 0; i--)
+		unlink(cfs_links[i][0]);
+	for (i = ARRAY_SIZE(cfs_dirs) - 1; i >= 0; i--)
+		if (rmdir(cfs_dirs[i]))
+			return fail_why("rmdir %s: %s", cfs_dirs[i], strerror(errno));
+	return 0;
+}
+
+static int cycle_configfs(int c)
+{
+	int ret;
+
+	if (start_load())
+		return -1;
+	usleep(300000);
+	ret = cfs_enable(false);
+	if (ret)
+		return fail_why("disable under load: %s", strerror(-ret));
+	if (c & 1 && kill_load())
+		return -1;
+	ret = cfs_enable(true);
+	if (ret)
+		return fail_why("enable: %s", strerror(-ret));
+	if (smoke())
+		return -1;
+	if (!(c & 1) && kill_load())
+		return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode;
@@ -538,8 +638,9 @@ int main(int argc, char **argv)
 	double tmin = 1e9, tmax = 0, t0;
 	char klog[256];
 
-	if (argc < 2 || (strcmp(argv[1], "bind") && strcmp(argv[1], "module"))) {
-		fprintf(stderr, "usage: lifecycle bind|module [--cycles N] [--ko PATH] [--params STR] [--log FILE]\n");
+	if (argc < 2 || (strcmp(argv[1], "bind") && strcmp(argv[1], "module") &&
+			 strcmp(argv[1], "configfs"))) {
+		fprintf(stderr, "usage: lifecycle bind|module|configfs [--cycles N] [--ko PATH] [--params STR] [--log FILE]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -572,8 +673,20 @@ int main(int argc, char **argv)
 		printf("not ok - %s: atomkms is loaded and will not unload\n", mode);
 		return 1;
 	}
+	if (!strcmp(mode, "configfs")) {
+		static char cparams[512];
+
+		snprintf(cparams, sizeof(cparams), "%s create_default_dev=0", params);
+		params = cparams;
+	}
 	if (ko_load(ko_image, ko_len, params)) {
 		printf("not ok - %s: insmod %s: %s\n", mode, params, strerror(errno));
+		return 1;
+	}
+	if (!strcmp(mode, "configfs") && cfs_make()) {
+		printf("not ok - %s: the configfs device: %s\n", mode, why);
+		cfs_remove();
+		ko_unload_wait(5000);
 		return 1;
 	}
 	printf("# %s: %d cycles, atomkms %s\n", mode, cycles, params);
@@ -584,7 +697,8 @@ int main(int argc, char **argv)
 		int ret, nk;
 
 		why[0] = 0;
-		ret = !strcmp(mode, "bind") ? cycle_bind(i) : cycle_module(i);
+		ret = !strcmp(mode, "bind") ? cycle_bind(i) :
+		      !strcmp(mode, "module") ? cycle_module(i) : cycle_configfs(i);
 		if (ret)
 			kill_load();
 		nk = kmsg_scan(klog, sizeof(klog), NULL);
@@ -618,7 +732,11 @@ int main(int argc, char **argv)
 	else
 		printf("not ok - %s: %d of %d cycles clean\n", mode, ok, cycles);
 
-	/* The module goes: nothing may hold it any more. */
+	/* The device goes (a configfs one pins the module), then the module. */
+	if (!strcmp(mode, "configfs") && cfs_remove()) {
+		printf("not ok - %s: removing the device: %s\n", mode, why);
+		bad++;
+	}
 	if (ko_unload_wait(5000)) {
 		printf("not ok - %s: rmmod at the end: %s\n", mode, strerror(errno ? errno : EBUSY));
 		bad++;
