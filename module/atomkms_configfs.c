@@ -216,8 +216,17 @@ static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
 	return ret ? ret : count;
 }
 
-static ssize_t atomkms_cfs_show(struct config_item *item, char *page,
-				const u32 *field)
+/**
+ * atomkms_cfs_show - show a u32 field of an object, read under the
+ * device's lock
+ * @item: the object's item
+ * @page: configfs's buffer
+ * @field: the field, in the object
+ *
+ * Return: the length shown.
+ */
+ssize_t atomkms_cfs_show(struct config_item *item, char *page,
+			 const u32 *field)
 {
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
 	u32 v;

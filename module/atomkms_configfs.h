@@ -121,6 +121,8 @@ static inline struct atomkms_cfs_links *to_cfs_links(struct config_item *item)
 }
 
 extern struct configfs_attribute *atomkms_cfs_connector_attrs[];
+ssize_t atomkms_cfs_show(struct config_item *item, char *page,
+			 const u32 *field);
 void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 				  struct atomkms_config *c, u32 i);
 void atomkms_cfs_connector_enabled(struct atomkms_cfs_device *dev);

@@ -109,13 +109,20 @@ static void atomkms_cfs_push_link(struct atomkms_cfs_object *obj)
 static ssize_t atomkms_cfs_connector_status_show(struct config_item *item,
 						 char *page)
 {
+	return atomkms_cfs_show(item, page, &to_cfs_object(item)->value);
+}
+
+/* A bool field of a connector, read under the device's lock. */
+static ssize_t atomkms_cfs_show_bool(struct config_item *item, char *page,
+				     const bool *field)
+{
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	u32 v;
+	bool v;
 
 	mutex_lock(&obj->dev->lock);
-	v = obj->value;
+	v = *field;
 	mutex_unlock(&obj->dev->lock);
-	return sprintf(page, "%u\n", v);
+	return sprintf(page, "%d\n", v);
 }
 
 static ssize_t atomkms_cfs_connector_status_store(struct config_item *item,
@@ -238,13 +245,8 @@ out:
 static ssize_t atomkms_cfs_connector_edid_enabled_show(struct config_item *item,
 						       char *page)
 {
-	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	bool v;
-
-	mutex_lock(&obj->dev->lock);
-	v = obj->conn.edid_enabled;
-	mutex_unlock(&obj->dev->lock);
-	return sprintf(page, "%d\n", v);
+	return atomkms_cfs_show_bool(item, page,
+				     &to_cfs_object(item)->conn.edid_enabled);
 }
 
 static ssize_t atomkms_cfs_connector_edid_enabled_store(struct config_item *item,
@@ -323,13 +325,8 @@ static ssize_t atomkms_cfs_connector_preferred_mode_store(struct config_item *it
 static ssize_t atomkms_cfs_connector_non_desktop_show(struct config_item *item,
 						      char *page)
 {
-	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	bool v;
-
-	mutex_lock(&obj->dev->lock);
-	v = obj->conn.non_desktop;
-	mutex_unlock(&obj->dev->lock);
-	return sprintf(page, "%d\n", v);
+	return atomkms_cfs_show_bool(item, page,
+				     &to_cfs_object(item)->conn.non_desktop);
 }
 
 static ssize_t atomkms_cfs_connector_non_desktop_store(struct config_item *item,
