@@ -626,6 +626,31 @@ static const struct drm_crtc_helper_funcs atomkms_crtc_helper_funcs = {
 	.atomic_disable	= atomkms_crtc_atomic_disable,
 };
 
+/*
+ * Linux 6.12's __drm_crtc_init_with_planes() puts the CRTC on the mode
+ * config's list, then fails when drm_crtc_crc_init()'s kstrdup() fails,
+ * and leaves it there. drmm_crtc_alloc_with_planes() then returns an error,
+ * and the CRTC's memory, a drmm allocation made after
+ * drmm_mode_config_init(), is freed with the device before
+ * drm_mode_config_cleanup() walks that list: a use-after-free (found by
+ * fault injection, qemu/jobs/debug-stage.sh). Such a CRTC is the list's
+ * last, and its mode object is already unregistered (id 0), which no
+ * other CRTC's is before drm_dev_register(): clean it up here.
+ */
+static void atomkms_crtc_drop_half_init(struct drm_device *drm)
+{
+	struct list_head *crtcs = &drm->mode_config.crtc_list;
+	struct drm_crtc *crtc;
+
+	if (list_empty(crtcs))
+		return;
+	crtc = list_last_entry(crtcs, struct drm_crtc, head);
+	if (!crtc->base.id) {
+		drm_dbg_kms(drm, "dropping a CRTC that the DRM core left half made\n");
+		drm_crtc_cleanup(crtc);
+	}
+}
+
 /**
  * atomkms_crtc_create - create a CRTC with its planes and vblank timer
  * @akdev: the device
@@ -646,15 +671,19 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 	akcrtc = drmm_crtc_alloc_with_planes(&akdev->drm, struct atomkms_crtc,
 					     base, primary, cursor,
 					     &atomkms_crtc_funcs, NULL);
-	if (IS_ERR(akcrtc))
+	if (IS_ERR(akcrtc)) {
+		atomkms_crtc_drop_half_init(&akdev->drm);
 		return akcrtc;
+	}
 
 	drm_crtc_helper_add(&akcrtc->base, &atomkms_crtc_helper_funcs);
 	hrtimer_init(&akcrtc->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	akcrtc->vblank_timer.function = atomkms_vblank_fire;
 	seqlock_init(&akcrtc->vbl_lock);
 
-	drm_mode_crtc_set_gamma_size(&akcrtc->base, ATOMKMS_LUT_SIZE);
+	ret = drm_mode_crtc_set_gamma_size(&akcrtc->base, ATOMKMS_LUT_SIZE);
+	if (ret)
+		return ERR_PTR(ret);
 	drm_crtc_enable_color_mgmt(&akcrtc->base, ATOMKMS_LUT_SIZE, true,
 				   ATOMKMS_LUT_SIZE);
 
