@@ -38,11 +38,15 @@
  *
  * Usage: fault-inject [--ko PATH] [--params STR] [--ops a,b,...]
  *                     [--max N] [--log FILE] [--dry] [--probe-stride S]
- *                     [--configfs-stride S]
+ *                     [--configfs-stride S] [--within FUNC]
+ *                     [--stacks]
  * --probe-stride S: the insmod and bind passes try every S-th N only (a
  * probe makes hundreds of calls, a second each under KASAN in TCG).
  * --configfs-stride S: the same for the configfs pass (default: the
  * probe stride), which probes twice an N (about 6 s under KASAN).
+ * --within FUNC: count and fail only calls made under kernel function FUNC.
+ * --stacks: each injected fault logs its stack (to find which call an N
+ * is); the kernel-log checks then fail the run.
  * Prints an "ok"/"not ok" line per operation (ok when every N was) with
  * its results per N as runs ("1-7 ENOMEM, 8 ok, ..."), then "#
  * fault-inject: done". --log gets one line per N.
@@ -134,44 +138,69 @@ static unsigned int disarm(void)
  */
 static const char *known_bug = "drm_sysfs_minor_alloc";
 
-static int reject_known_bug(void)
+/*
+ * --within FUNC: only calls made under FUNC (a kernel function, its range
+ * from /proc/kallsyms) are counted and failed, through the fault
+ * injectors' stack filter (require-start/-end, which fail-nth honours):
+ * a probe pass aimed at one site, e.g. the DRM core's
+ * __drm_crtc_init_with_planes(), whose failure once freed a CRTC still on
+ * the mode config's list (see atomkms_crtc_drop_half_init()).
+ */
+static const char *within;
+/* --stacks: each fault logs its stack (a diagnostic: the log checks fail on it). */
+static int stacks;
+
+/* The address range [*start, *end) of kernel function @name. */
+static int ksym_range(const char *name, unsigned long long *start,
+		      unsigned long long *end)
 {
-	unsigned long long start = 0, end = ~0ULL, a;
-	char line[512], name[256], t;
-	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
-	unsigned int i;
+	unsigned long long a;
+	char line[512], sym[256], t;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
 		return -1;
+	*start = 0;
+	*end = ~0ULL;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 &&
-		    !strcmp(name, known_bug))
-			start = a;
+		if (sscanf(line, "%llx %c %255s", &a, &t, sym) == 3 &&
+		    !strcmp(sym, name))
+			*start = a;
 	rewind(f);
-	while (start && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 &&
-		    a > start && a < end)
-			end = a;
+	while (*start && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &t, sym) == 3 &&
+		    a > *start && a < *end)
+			*end = a;
 	fclose(f);
-	if (!start || end == ~0ULL) {
-		fprintf(stderr, "%s: not in /proc/kallsyms\n", known_bug);
+	if (!*start || *end == ~0ULL) {
+		fprintf(stderr, "%s: not in /proc/kallsyms\n", name);
 		return -1;
 	}
+	return 0;
+}
+
+/* Set both injectors' stack filter @kind ("reject" or "require") to @name. */
+static int filter_range(const char *kind, const char *name)
+{
+	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
+	unsigned long long start, end;
+	unsigned int i;
+
+	if (ksym_range(name, &start, &end))
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char path[128], val[32];
 
 		snprintf(val, sizeof(val), "%llu", start);
-		snprintf(path, sizeof(path), FAIL_DIR "/%s/reject-start", dirs[i]);
+		snprintf(path, sizeof(path), FAIL_DIR "/%s/%s-start", dirs[i], kind);
 		if (write_str(path, val))
 			return -1;
 		snprintf(val, sizeof(val), "%llu", end);
-		snprintf(path, sizeof(path), FAIL_DIR "/%s/reject-end", dirs[i]);
+		snprintf(path, sizeof(path), FAIL_DIR "/%s/%s-end", dirs[i], kind);
 		if (write_str(path, val))
 			return -1;
 	}
-	printf("# not failed: calls from %s() (0x%llx-0x%llx): Linux 6.12's drm_minor_alloc_release() puts its ERR_PTR, an oops\n",
-	       known_bug, start, end);
+	printf("# %s: calls from %s() (0x%llx-0x%llx)\n", kind, name, start, end);
 	return 0;
 }
 
@@ -191,14 +220,27 @@ static int setup_fault_attrs(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		const char *val = w[i][1];
+
+		/* --stacks: verbose=2, a stack per fault, to name an N's call. */
+		if (stacks && strstr(w[i][0], "verbose"))
+			val = "2";
 		snprintf(path, sizeof(path), FAIL_DIR "/%s", w[i][0]);
-		if (write_str(path, w[i][1])) {
+		if (write_str(path, val)) {
 			fprintf(stderr, "%s: %s (a kernel without fault injection?)\n",
 				path, strerror(errno));
 			return -1;
 		}
 	}
-	if (reject_known_bug())
+	/* Linux 6.12's drm_minor_alloc_release() would put its ERR_PTR: an oops. */
+	if (filter_range("reject", known_bug))
+		return -1;
+	/* Without --within, the default: every address (an earlier run may have set it). */
+	if (within ? filter_range("require", within) :
+	    write_str(FAIL_DIR "/failslab/require-start", "0") ||
+	    write_str(FAIL_DIR "/failslab/require-end", "18446744073709551615") ||
+	    write_str(FAIL_DIR "/fail_page_alloc/require-start", "0") ||
+	    write_str(FAIL_DIR "/fail_page_alloc/require-end", "18446744073709551615"))
 		return -1;
 	failnth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (failnth < 0) {
@@ -501,8 +543,8 @@ static unsigned int insmod_first(void)
 		       errname(ret));
 		return 1;
 	}
-	printf("# insmod: the module loader makes about %u calls before atomkms_init: starting at N=%u\n",
-	       used - 1, used > 8 ? used - 8 : 1);
+	printf("# insmod: the module loader makes about %u counted calls before atomkms_init: starting at N=%u\n",
+	       used ? used - 1 : 0, used > 8 ? used - 8 : 1);
 	return used > 8 ? used - 8 : 1;
 }
 
@@ -1164,6 +1206,10 @@ int main(int argc, char **argv)
 			cfs_stride = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--from") && i + 1 < (unsigned int)argc)
 			from_n = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--within") && i + 1 < (unsigned int)argc)
+			within = argv[++i];
+		else if (!strcmp(argv[i], "--stacks"))
+			stacks = 1;
 		else if (!strcmp(argv[i], "--dry"))
 			dry = 1;
 		else if (!strcmp(argv[i], "--log") && i + 1 < (unsigned int)argc)
