@@ -225,7 +225,8 @@ struct atomkms_params {
  *         the preferred mode of the connectors it drives)
  * @encoders: @possible_crtcs
  * @connectors: @possible_encoders, @connected, @type (0: Virtual),
- *              @non_desktop, the preferred mode @pref_width x @pref_height
+ *              @non_desktop, @no_vrr (no adaptive sync: not vrr_capable),
+ *              the preferred mode @pref_width x @pref_height
  *              at @pref_refresh Hz (0: 1920x1080 at the refresh of its
  *              encoder's CRTC; a refresh of 0 alone: that CRTC's), and
  *              the EDID written for it, @edid_len bytes at @edid (0: none),
@@ -249,6 +250,7 @@ struct atomkms_config {
 		bool connected;
 		u8 type;
 		bool non_desktop;
+		bool no_vrr;
 		bool edid_enabled;
 		u16 pref_width, pref_height, pref_refresh;
 		const u8 *edid;

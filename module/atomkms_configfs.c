@@ -10,7 +10,7 @@
  *   DEVICE/encoders/E/possible_crtcs/ (links to CRTCs)
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
  *   DEVICE/connectors/N/{type,edid,edid_enabled,preferred_mode,
- *                        non_desktop,link_status} (ours:
+ *                        non_desktop,vrr,link_status} (ours:
  *                        atomkms_configfs_connector.c)
  *
  * Writing 1 to enabled turns the description into a topology

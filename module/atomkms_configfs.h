@@ -18,6 +18,7 @@ struct platform_device;
  * struct atomkms_cfs_connector - a connector's attributes beyond status
  * @type: DRM connector type, 0 for the default (Virtual)
  * @non_desktop: a headset
+ * @no_vrr: no adaptive sync (the vrr attribute, 1 by default)
  * @edid_enabled: the device uses @edid, not the generated EDID
  * @link_bad: link-status is BAD (while disabled: once enabled)
  * @pref_width: preferred mode width, 0 for the default (1920x1080)
@@ -29,6 +30,7 @@ struct platform_device;
 struct atomkms_cfs_connector {
 	u8 type;
 	bool non_desktop;
+	bool no_vrr;
 	bool edid_enabled;
 	bool link_bad;
 	u16 pref_width, pref_height, pref_refresh;

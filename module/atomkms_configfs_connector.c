@@ -8,6 +8,8 @@
  *   edid_enabled    1: the device uses edid, 0: the generated EDID; live
  *   preferred_mode  WIDTHxHEIGHT[@REFRESH] of the generated EDID
  *   non_desktop     1: a headset (the non-desktop property)
+ *   vrr             1 (default): adaptive sync within the EDID's range
+ *                   (vrr_capable); 0: a fixed-rate monitor
  *   link_status     good or bad (link-status BAD and a hotplug); live
  *
  * "live" attributes may change while the device is enabled; the others
@@ -329,24 +331,56 @@ static ssize_t atomkms_cfs_connector_non_desktop_show(struct config_item *item,
 				     &to_cfs_object(item)->conn.non_desktop);
 }
 
-static ssize_t atomkms_cfs_connector_non_desktop_store(struct config_item *item,
-						       const char *page,
-						       size_t count)
+/*
+ * A bool attribute of a disabled device's connector: 0 or 1 (EINVAL else),
+ * stored in @field under the device's lock, negated if @invert.
+ */
+static ssize_t atomkms_cfs_store_bool(struct config_item *item,
+				      const char *page, size_t count,
+				      const char *attr, bool *field, bool invert)
 {
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
 	bool v;
 	int ret;
 
-	ret = atomkms_cfs_lock_disabled(obj, "non_desktop");
+	ret = atomkms_cfs_lock_disabled(obj, attr);
 	if (ret)
 		return ret;
 	ret = kstrtobool(page, &v);
 	if (ret)
-		atomkms_cfs_refuse(obj, "non_desktop", ret, "0 or 1");
+		atomkms_cfs_refuse(obj, attr, ret, "0 or 1");
 	else
-		obj->conn.non_desktop = v;
+		*field = v != invert;
 	mutex_unlock(&obj->dev->lock);
 	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_non_desktop_store(struct config_item *item,
+						       const char *page,
+						       size_t count)
+{
+	return atomkms_cfs_store_bool(item, page, count, "non_desktop",
+				      &to_cfs_object(item)->conn.non_desktop,
+				      false);
+}
+
+static ssize_t atomkms_cfs_connector_vrr_show(struct config_item *item,
+					      char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	bool v;
+
+	mutex_lock(&obj->dev->lock);
+	v = !obj->conn.no_vrr;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%d\n", v);
+}
+
+static ssize_t atomkms_cfs_connector_vrr_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	return atomkms_cfs_store_bool(item, page, count, "vrr",
+				      &to_cfs_object(item)->conn.no_vrr, true);
 }
 
 /* On an enabled device, what the property says (userspace may reset it). */
@@ -395,6 +429,7 @@ CONFIGFS_ATTR(atomkms_cfs_connector_, edid);
 CONFIGFS_ATTR(atomkms_cfs_connector_, edid_enabled);
 CONFIGFS_ATTR(atomkms_cfs_connector_, preferred_mode);
 CONFIGFS_ATTR(atomkms_cfs_connector_, non_desktop);
+CONFIGFS_ATTR(atomkms_cfs_connector_, vrr);
 CONFIGFS_ATTR(atomkms_cfs_connector_, link_status);
 
 struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
@@ -404,6 +439,7 @@ struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_edid_enabled,
 	&atomkms_cfs_connector_attr_preferred_mode,
 	&atomkms_cfs_connector_attr_non_desktop,
+	&atomkms_cfs_connector_attr_vrr,
 	&atomkms_cfs_connector_attr_link_status,
 	NULL,
 };
@@ -419,6 +455,7 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 {
 	c->connectors[i].type = obj->conn.type;
 	c->connectors[i].non_desktop = obj->conn.non_desktop;
+	c->connectors[i].no_vrr = obj->conn.no_vrr;
 	c->connectors[i].edid_enabled = obj->conn.edid_enabled;
 	c->connectors[i].pref_width = obj->conn.pref_width;
 	c->connectors[i].pref_height = obj->conn.pref_height;

@@ -400,8 +400,7 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 			.type = c->connectors[i].type ? c->connectors[i].type :
 				ATOMKMS_TOPO_CONN_VIRTUAL,
 			.non_desktop = c->connectors[i].non_desktop,
-			/* Until configfs has an attribute for it. */
-			.vrr = true,
+			.vrr = !c->connectors[i].no_vrr,
 			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
 			.max_width = w > 4096 ? w : 4096,
 			.max_height = h > 2160 ? h : 2160,

@@ -376,6 +376,12 @@ static void test_connector_bad_writes(void)
 	      "preferred_mode: reads back", read_line(P("d1/connectors/n1/preferred_mode")));
 	want(write_str(P("%s/non_desktop", n0), "2"), -EINVAL, "non_desktop 2");
 	want(write_str(P("d1/connectors/n1/non_desktop"), "1"), 0, "non_desktop 1 on the other");
+	check(!strcmp(read_line(P("%s/vrr", n0)), "1"), "vrr: 1 by default",
+	      read_line(P("%s/vrr", n0)));
+	want(write_str(P("%s/vrr", n0), "2"), -EINVAL, "vrr 2");
+	want(write_str(P("d1/connectors/n1/vrr"), "0"), 0, "vrr 0 on the other");
+	check(!strcmp(read_line(P("d1/connectors/n1/vrr")), "0"), "vrr: reads back 0",
+	      read_line(P("d1/connectors/n1/vrr")));
 	want(write_str(P("%s/link_status", n0), "fine"), -EINVAL, "link_status fine");
 	check(!strcmp(read_line(P("%s/link_status", n0)), "good"), "link_status good at first",
 	      read_line(P("%s/link_status", n0)));
@@ -499,6 +505,7 @@ static void test_connector_live(int fd)
 	want(write_str(P("%s/preferred_mode", n0), "1280x720"), -EBUSY,
 	     "enabled: preferred_mode");
 	want(write_str(P("%s/non_desktop", n0), "1"), -EBUSY, "enabled: non_desktop");
+	want(write_str(P("%s/vrr", n0), "0"), -EBUSY, "enabled: vrr");
 
 	/* Stored, not yet in use. */
 	len = make_edid(e, 2560, 1440, 60, 34, false);
@@ -727,6 +734,11 @@ static void test_hotplug(int fd)
 	check(conn_prop(fd, conn, "EDID") > 0, "plug: 2880x1800@120 has an EDID", "none");
 	check(conn_prop(fd, conn, "non-desktop") == 1, "plug: non_desktop 1, a headset",
 	      sf("%lld", conn_prop(fd, conn, "non-desktop")));
+	check(conn_prop(fd, conn, "vrr_capable") == 0, "plug: vrr 0, not vrr_capable",
+	      sf("%lld", conn_prop(fd, conn, "vrr_capable")));
+	check(conn_prop(fd, res->connectors[0], "vrr_capable") == 1,
+	      "the first connector (vrr 1) is vrr_capable",
+	      sf("%lld", conn_prop(fd, res->connectors[0], "vrr_capable")));
 	drmModeFreeConnector(c);
 
 	t0 = mono_now();
@@ -783,7 +795,7 @@ static void test_random(unsigned int seed, unsigned int ops)
 	static const char *const attrs[] = { "planes/%u/type", "crtcs/%u/writeback",
 		"crtcs/%u/refresh", "connectors/%u/status", "connectors/%u/type",
 		"connectors/%u/edid_enabled", "connectors/%u/preferred_mode",
-		"connectors/%u/non_desktop", "connectors/%u/link_status" };
+		"connectors/%u/non_desktop", "connectors/%u/vrr", "connectors/%u/link_status" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
 		"640x480@1000" };

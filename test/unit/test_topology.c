@@ -583,6 +583,7 @@ static void test_connector_attrs(void)
 	c.connectors[0].pref_height = 1800;
 	c.connectors[0].pref_refresh = 120;
 	c.connectors[1].non_desktop = true;
+	c.connectors[1].no_vrr = true;
 	c.connectors[1].edid = e;
 	c.connectors[1].edid_len = len;
 	c.connectors[1].edid_enabled = true;
@@ -595,6 +596,8 @@ static void test_connector_attrs(void)
 	CHECK(t.connectors[1].type == 15 && t.connectors[1].non_desktop &&
 	      t.connectors[1].pref_width == 1920 && t.connectors[1].refresh == 60,
 	      "connector 1: Virtual by default, a headset, 1920x1080 at its CRTC's 60 Hz");
+	CHECK(t.connectors[0].vrr && !t.connectors[1].vrr,
+	      "vrr by default; no_vrr turns it off");
 	c.connectors[0].pref_height = 4000;
 	c.connectors[0].pref_refresh = 30;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
