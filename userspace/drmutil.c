@@ -2,7 +2,9 @@
 /*
  * drmutil - small libdrm helpers shared by the atomkms tools and guest tests.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -39,6 +41,41 @@ uint64_t atomkms_card_mask(void)
 		close(fd);
 	}
 	return mask;
+}
+
+int atomkms_cfs_remove(const char *dev)
+{
+	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };
+	char path[PATH_MAX];
+	unsigned int k;
+
+	snprintf(path, sizeof(path), "%s/enabled", dev);
+	write_str(path, "0");
+	for (k = 0; k < 4; k++) {
+		const char *links = k == 0 ? "possible_encoders" : "possible_crtcs";
+		struct dirent *e, *le;
+		DIR *d, *l;
+
+		snprintf(path, sizeof(path), "%s/%s", dev, kinds[k]);
+		d = opendir(path);
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s/%s", dev, kinds[k],
+				 e->d_name, links);
+			l = opendir(path);
+			while (l && (le = readdir(l)))
+				if (le->d_name[0] != '.')
+					unlinkat(dirfd(l), le->d_name, 0);
+			if (l)
+				closedir(l);
+			snprintf(path, sizeof(path), "%s/%s/%s", dev, kinds[k], e->d_name);
+			rmdir(path);
+		}
+		if (d)
+			closedir(d);
+	}
+	return rmdir(dev) && errno != ENOENT ? -errno : 0;
 }
 
 int atomkms_open(void)

@@ -26,6 +26,12 @@
 int atomkms_open(void);
 /* The atomkms cards that open, a bit per card number (0-63). */
 uint64_t atomkms_card_mask(void);
+/*
+ * Take the configfs device directory @dev apart, whatever state it is in:
+ * enabled 0, each object's links, the objects (connectors, encoders,
+ * planes, CRTCs), then @dev. 0 when @dev is gone, else -errno of its rmdir.
+ */
+int atomkms_cfs_remove(const char *dev);
 
 /* Property id of @name on object @obj of DRM_MODE_OBJECT_@type, 0 if none. */
 uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name);

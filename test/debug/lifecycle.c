@@ -598,15 +598,9 @@ static int cfs_make(void)
 
 static int cfs_remove(void)
 {
-	int i;
+	int ret = atomkms_cfs_remove(CFS);
 
-	write_str(CFS "/enabled", "0");
-	for (i = ARRAY_SIZE(cfs_links) - 1; i >= 0; i--)
-		unlink(cfs_links[i][0]);
-	for (i = ARRAY_SIZE(cfs_dirs) - 1; i >= 0; i--)
-		if (rmdir(cfs_dirs[i]))
-			return fail_why("rmdir %s: %s", cfs_dirs[i], strerror(errno));
-	return 0;
+	return ret ? fail_why("rmdir %s: %s", CFS, strerror(-ret)) : 0;
 }
 
 static int cycle_configfs(int c)

@@ -201,38 +201,17 @@ static void cfs_while_enabled(struct cfs *d)
 			  ret);
 }
 
-/* Links, then objects deepest first, then the device. */
+/* Links, then objects, then the device: nothing may stay. */
 static void cfs_teardown(struct cfs *d)
 {
-	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };
-	char path[320], dir[256];
-	unsigned int k;
-	int i, j;
+	char dir[256];
+	int ret;
 
-	for (k = 0; k < 4; k++) {
-		const char *links = k == 0 ? "possible_encoders" : "possible_crtcs";
-		const char *p = k == 0 ? "n" : k == 1 ? "e" : k == 2 ? "p" : "c";
-
-		for (i = 0; i < 8; i++) {
-			snprintf(dir, sizeof(dir), ROOT "/%s/%s/%s%d", d->dev, kinds[k], p, i);
-			for (j = 0; j < 8; j++) {
-				static const char *const t[] = { "c", "e", "p", "n" };
-				unsigned int u;
-
-				for (u = 0; u < 4; u++) {
-					snprintf(path, sizeof(path), "%s/%s/%s%d", dir, links, t[u], j);
-					unlink(path);
-				}
-			}
-			rmdir(dir);
-		}
-		snprintf(dir, sizeof(dir), ROOT "/%s/%s/late", d->dev, kinds[k]);
-		rmdir(dir);
-	}
 	snprintf(dir, sizeof(dir), ROOT "/%s", d->dev);
-	if (rmdir(dir))
+	ret = atomkms_cfs_remove(dir);
+	if (ret)
 		fuzz_fail(d->o->f, FAIL_CONFIGFS, d->o->idx, "configfs: %s stays: %s",
-			  dir, strerror(errno));
+			  dir, strerror(-ret));
 }
 
 void op_configfs(struct opctx *o)

@@ -163,37 +163,10 @@ static int build(const char *const *script)
 	return ret;
 }
 
-/* Undo build(): links, then objects, then the device, deepest first. */
+/* Undo build(): links, then objects, then the device. */
 static void teardown(const char *dev)
 {
-	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };
-	unsigned int k;
-
-	write_str(P("%s/enabled", dev), "0");
-	for (k = 0; k < 4; k++) {
-		DIR *d = opendir(P("%s/%s", dev, kinds[k]));
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			const char *links = k == 0 ? "possible_encoders" : "possible_crtcs";
-			DIR *l;
-			struct dirent *le;
-
-			if (e->d_name[0] == '.')
-				continue;
-			l = opendir(P("%s/%s/%s/%s", dev, kinds[k], e->d_name, links));
-			while (l && (le = readdir(l)))
-				if (le->d_name[0] != '.')
-					unln(sf("%s/%s/%s/%s", dev, kinds[k], e->d_name, links),
-					     le->d_name);
-			if (l)
-				closedir(l);
-			rm(P("%s/%s/%s", dev, kinds[k], e->d_name));
-		}
-		if (d)
-			closedir(d);
-	}
-	rm(P("%s", dev));
+	atomkms_cfs_remove(P("%s", dev));
 }
 
 static const char *const two_crtcs[] = {
