@@ -329,7 +329,7 @@ static int atomkms_probe(struct platform_device *pdev)
 
 	atomkms_probe_connectors(&akdev->drm);
 	platform_set_drvdata(pdev, akdev);
-	drm_info(&akdev->drm, "%u CRTC(s), %u plane(s), %u encoder(s), %u Virtual connector(s)\n",
+	drm_info(&akdev->drm, "%u CRTC(s), %u plane(s), %u encoder(s), %u connector(s)\n",
 		 topo->num_crtcs, topo->num_planes, topo->num_encoders,
 		 topo->num_connectors);
 	return 0;
