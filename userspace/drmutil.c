@@ -78,14 +78,10 @@ int atomkms_cfs_remove(const char *dev)
 	return rmdir(dev) && errno != ENOENT ? -errno : 0;
 }
 
-int atomkms_open(void)
+int drm_open_driver(const char *driver)
 {
-	const char *want = getenv("ATOMKMS_DRIVER");
 	char path[32];
 	int i, fd;
-
-	if (!want || !*want)
-		want = "atomkms";
 
 	for (i = 0; i < 64; i++) {
 		drmVersion *ver;
@@ -100,26 +96,37 @@ int atomkms_open(void)
 			continue;
 		}
 		ver = drmGetVersion(fd);
-		match = ver && ver->name && !strcmp(ver->name, want);
+		match = ver && ver->name && !strcmp(ver->name, driver);
 		drmFreeVersion(ver);
-		if (!match) {
-			close(fd);
-			continue;
-		}
-
-		if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
-		    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1)) {
-			fprintf(stderr, "%s: no atomic modesetting: %s\n",
-				path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		return fd;
+		if (match)
+			return fd;
+		close(fd);
 	}
-
-	fprintf(stderr, "no /dev/dri/card* with driver \"%s\" (module loaded?)\n",
-		want);
 	return -1;
+}
+
+int atomkms_open(void)
+{
+	const char *want = getenv("ATOMKMS_DRIVER");
+	int fd;
+
+	if (!want || !*want)
+		want = "atomkms";
+
+	fd = drm_open_driver(want);
+	if (fd < 0) {
+		fprintf(stderr, "no /dev/dri/card* with driver \"%s\" (module loaded?)\n",
+			want);
+		return -1;
+	}
+	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+	    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1)) {
+		fprintf(stderr, "%s: no atomic modesetting: %s\n",
+			want, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static uint32_t prop_lookup(int fd, uint32_t obj, uint32_t type,
@@ -265,6 +272,29 @@ void areq_fini(struct areq *r)
 	r->n = 0;
 }
 
+void *dumb_map(int fd, uint32_t handle, uint64_t size)
+{
+	struct drm_mode_map_dumb map = { .handle = handle };
+	void *addr;
+	int err;
+
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
+		err = errno;
+		fprintf(stderr, "MAP_DUMB: %s\n", strerror(err));
+		errno = err;
+		return NULL;
+	}
+	addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    map.offset);
+	if (addr == MAP_FAILED) {
+		err = errno;
+		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(err));
+		errno = err;
+		return NULL;
+	}
+	return addr;
+}
+
 /*
  * The one dumb framebuffer maker: a dumb buffer of @create's size holding
  * @np planes one under the other, @rows[i] lines of plane i, every line
@@ -277,7 +307,6 @@ static int dumb_fb_make(int fd, struct drm_mode_create_dumb *create,
 			uint32_t pitches[4], uint32_t offsets[4],
 			uint32_t *fb_id, void **map_addr)
 {
-	struct drm_mode_map_dumb map = { 0 };
 	struct drm_mode_destroy_dumb destroy = { 0 };
 	uint32_t handles[4] = { 0 }, row = 0;
 	unsigned int i;
@@ -306,17 +335,9 @@ static int dumb_fb_make(int fd, struct drm_mode_create_dumb *create,
 		goto err_destroy;
 	}
 
-	map.handle = create->handle;
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
+	addr = dumb_map(fd, create->handle, create->size);
+	if (!addr) {
 		err = -errno;
-		fprintf(stderr, "MAP_DUMB: %s\n", strerror(errno));
-		goto err_rmfb;
-	}
-	addr = mmap(NULL, create->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		    fd, map.offset);
-	if (addr == MAP_FAILED) {
-		err = -errno;
-		fprintf(stderr, "mmap dumb buffer: %s\n", strerror(errno));
 		goto err_rmfb;
 	}
 	*map_addr = addr;

@@ -24,6 +24,11 @@
  * printing why on stderr.
  */
 int atomkms_open(void);
+/*
+ * Open the first /dev/dri/card* whose driver is @driver ("vgem"), with no
+ * client caps set. Returns the fd, or -1 when there is none.
+ */
+int drm_open_driver(const char *driver);
 /* The atomkms cards that open, a bit per card number (0-63). */
 uint64_t atomkms_card_mask(void);
 /*
@@ -91,6 +96,12 @@ struct dumb_fb {
 
 int dumb_fb_create(int fd, uint32_t width, uint32_t height,
 		   struct dumb_fb *fb);
+/*
+ * Map all @size bytes of dumb buffer @handle of @fd (any driver with dumb
+ * buffers, vgem's too), read-write and shared: the address, or NULL with
+ * errno set after printing why on stderr.
+ */
+void *dumb_map(int fd, uint32_t handle, uint64_t size);
 void dumb_fb_destroy(int fd, struct dumb_fb *fb);
 
 /* One connector -> CRTC -> primary plane path, and the mode to drive. */

@@ -108,21 +108,9 @@ static void dumb_destroy(uint32_t handle)
 		drmIoctl(t.fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
 }
 
-static void *dumb_map(uint32_t handle, size_t size)
-{
-	struct drm_mode_map_dumb map = { .handle = handle };
-	void *p;
-
-	if (drmIoctl(t.fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
-		return NULL;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, t.fd,
-		 map.offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static int dumb_fill_random(uint32_t handle, size_t size)
 {
-	uint8_t *p = dumb_map(handle, size);
+	uint8_t *p = dumb_map(t.fd, handle, size);
 	size_t i;
 
 	if (!p)
@@ -437,7 +425,7 @@ static void test_cursor_vs_fenced_flip(void)
 	memset(other.pixels, 0x40, other.size);
 	memset(small.pixels, 0xc0, small.size);
 	{
-		uint8_t *px = dumb_map(big.handle, big.size);
+		uint8_t *px = dumb_map(t.fd, big.handle, big.size);
 
 		if (px) {
 			memset(px, 0xff, big.size);
@@ -584,7 +572,7 @@ static void test_split_mapping(void)
 	if (!check(handle != 0, "split-mapping: a 4-page dumb buffer",
 		   strerror(errno)))
 		return;
-	p = dumb_map(handle, 4 * PAGE);
+	p = dumb_map(t.fd, handle, 4 * PAGE);
 	if (!check(p != NULL, "split-mapping: map it", strerror(errno)))
 		goto out;
 	for (i = 0; i < 4; i++)
