@@ -93,7 +93,8 @@ $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/d
 # test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
 $(B)/unit/test_%: test/unit/test_%.c module/core/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/core/atomkms_$*.c
+	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/core/atomkms_$*.c \
+		$(if $(filter topology,$*),module/core/atomkms_formats.c)
 
 include test/unit/unit.mk
 

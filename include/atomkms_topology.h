@@ -33,6 +33,22 @@
 #define ATOMKMS_TOPO_MIN_SCALE		(ATOMKMS_TOPO_SCALE_ONE / 16)
 #define ATOMKMS_TOPO_MAX_SCALE		(16 * ATOMKMS_TOPO_SCALE_ONE)
 
+/* The highest zpos a plane may be given. */
+#define ATOMKMS_TOPO_MAX_ZPOS		255
+
+/*
+ * Rotations: DRM's DRM_MODE_ROTATE_* and DRM_MODE_REFLECT_* bits (uapi),
+ * by the names of the rotation property's values. The compositor honours
+ * them all, alone and combined.
+ */
+#define ATOMKMS_TOPO_ROTATE_0		0x01
+#define ATOMKMS_TOPO_ROTATE_90		0x02
+#define ATOMKMS_TOPO_ROTATE_180		0x04
+#define ATOMKMS_TOPO_ROTATE_270		0x08
+#define ATOMKMS_TOPO_REFLECT_X		0x10
+#define ATOMKMS_TOPO_REFLECT_Y		0x20
+#define ATOMKMS_TOPO_ROTATIONS		0x3f
+
 /* Mode limits: VGA up to the largest framebuffer. */
 #define ATOMKMS_TOPO_MIN_MODE_W		640
 #define ATOMKMS_TOPO_MIN_MODE_H		480
@@ -76,16 +92,24 @@ enum atomkms_topo_plane_type {
  * @possible_crtcs: the CRTCs it may feed, a bit per CRTC index
  * @zpos: its initial zpos
  * @zpos_min: lowest zpos userspace may give it
- * @zpos_max: highest; equal to @zpos_min, the zpos is immutable
+ * @zpos_max: highest
+ * @zpos_mutable: userspace may change its zpos within @zpos_min to
+ *                @zpos_max; otherwise the three are equal
  * @min_scale: smallest src/dst ratio (16.16) it scales by
  * @max_scale: largest; both %ATOMKMS_TOPO_SCALE_ONE: no scaling
+ * @formats: the formats it scans out, bit i for atomkms_formats[i] (the
+ *           compositor's table)
+ * @rotations: the rotations it offers (%ATOMKMS_TOPO_ROTATE_0, ...)
  */
 struct atomkms_topo_plane {
 	u8 type;
 	u8 pipe;
+	u8 rotations;
+	bool zpos_mutable;
 	u32 possible_crtcs;
 	u32 zpos, zpos_min, zpos_max;
 	int min_scale, max_scale;
+	u64 formats;
 };
 
 /**
@@ -186,6 +210,9 @@ struct atomkms_topology {
  * @num_refresh: entries given in @refresh; the CRTCs beyond take the last
  *               (60 Hz if none)
  * @max_scale_factor: planes scale up and down by at most this factor
+ * @mutable_zpos: primary and overlay planes share one mutable zpos range,
+ *                0 to the number of overlays (the cursor stays on top);
+ *                otherwise the primary is fixed at 0, overlays 1 up
  * @max_width: widest mode the connectors offer
  * @max_height: tallest
  * @pref_width: width of the connectors' preferred mode
@@ -207,11 +234,18 @@ struct atomkms_params {
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;
 	u32 max_scale_factor;
+	bool mutable_zpos;
 	u32 max_width, max_height;
 	u32 pref_width, pref_height;
 	u8 connector_types[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_connector_types;
 };
+
+/* A configured plane's zpos values given (the others are placed). */
+#define ATOMKMS_CFG_ZPOS_MUTABLE	0x1
+#define ATOMKMS_CFG_ZPOS_INITIAL	0x2
+#define ATOMKMS_CFG_ZPOS_MIN		0x4
+#define ATOMKMS_CFG_ZPOS_MAX		0x8
 
 /**
  * struct atomkms_config - a topology as configfs describes it (vkms's
@@ -220,7 +254,14 @@ struct atomkms_params {
  * @num_crtcs: entries of @crtcs
  * @num_encoders: entries of @encoders
  * @num_connectors: entries of @connectors
- * @planes: @type (enum atomkms_topo_plane_type) and @possible_crtcs
+ * @planes: @type (enum atomkms_topo_plane_type), @possible_crtcs, and
+ *          the plane's capabilities: @formats (as &atomkms_topo_plane's,
+ *          if @formats_set, else the type's default: every format, a
+ *          cursor ARGB8888 and XRGB8888), @rotations (0: all), scaling by
+ *          up to @max_scale_factor (0: 4, a cursor 1), and its zpos:
+ *          @zpos_mutable, @zpos, @zpos_min and @zpos_max, each as given
+ *          if its %ATOMKMS_CFG_ZPOS_* bit is in @zpos_set, else as
+ *          atomkms_topology_from_config() places it
  * @crtcs: @writeback (it has a writeback connector) and @refresh (Hz of
  *         the preferred mode of the connectors it drives)
  * @encoders: @possible_crtcs
@@ -237,6 +278,13 @@ struct atomkms_config {
 	struct {
 		u8 type;
 		u32 possible_crtcs;
+		bool formats_set;
+		u64 formats;
+		u8 rotations;
+		u8 max_scale_factor;
+		u8 zpos_set;
+		bool zpos_mutable;
+		u16 zpos, zpos_min, zpos_max;
 	} planes[ATOMKMS_TOPO_MAX_PLANES];
 	struct {
 		bool writeback;
@@ -272,5 +320,14 @@ int atomkms_topo_parse_mode(const char *s, u32 len, u16 *w, u16 *h, u16 *hz,
 			    const char **why);
 const char *atomkms_topo_check_preferred(u32 w, u32 h, u32 hz);
 const char *atomkms_topo_check_edid(const u8 *buf, u32 len);
+
+u64 atomkms_topo_formats_all(void);
+u64 atomkms_topo_formats_cursor(void);
+int atomkms_topo_parse_formats(const char *s, u32 len, u64 *formats,
+			       const char **why);
+u32 atomkms_topo_print_formats(u64 formats, char *buf, u32 size);
+int atomkms_topo_parse_rotations(const char *s, u32 len, u8 *rotations,
+				 const char **why);
+u32 atomkms_topo_print_rotations(u8 rotations, char *buf, u32 size);
 
 #endif /* ATOMKMS_TOPOLOGY_H */

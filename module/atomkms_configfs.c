@@ -6,6 +6,9 @@
  *
  *   DEVICE/enabled
  *   DEVICE/planes/P/type, DEVICE/planes/P/possible_crtcs/ (links to CRTCs)
+ *   DEVICE/planes/P/{supported_formats,supported_rotations,
+ *                    max_scale_factor,zpos_mutable,zpos_initial,zpos_min,
+ *                    zpos_max} (atomkms_configfs_plane.c)
  *   DEVICE/crtcs/C/writeback, DEVICE/crtcs/C/refresh (ours)
  *   DEVICE/encoders/E/possible_crtcs/ (links to CRTCs)
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
@@ -73,6 +76,7 @@ static int atomkms_cfs_config(struct atomkms_cfs_device *dev,
 		if (c->num_planes == ATOMKMS_TOPO_MAX_PLANES)
 			return -E2BIG;
 		c->planes[c->num_planes].type = obj->value;
+		atomkms_cfs_plane_config(obj, c, c->num_planes);
 		c->planes[c->num_planes++].possible_crtcs =
 			atomkms_cfs_mask(&obj->links, &dev->crtc_list);
 	}
@@ -259,14 +263,8 @@ static ssize_t atomkms_cfs_##kind##_##name##_store(struct config_item *item, \
 }									\
 CONFIGFS_ATTR(atomkms_cfs_##kind##_, name)
 
-ATOMKMS_CFS_U32(plane, type, value, ATOMKMS_TOPO_OVERLAY, ATOMKMS_TOPO_CURSOR);
 ATOMKMS_CFS_U32(crtc, writeback, value, 0, 1);
 ATOMKMS_CFS_U32(crtc, refresh, refresh, 1, ATOMKMS_TOPO_MAX_REFRESH);
-
-static struct configfs_attribute *atomkms_cfs_plane_attrs[] = {
-	&atomkms_cfs_plane_attr_type,
-	NULL,
-};
 
 static struct configfs_attribute *atomkms_cfs_crtc_attrs[] = {
 	&atomkms_cfs_crtc_attr_writeback,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * configfs devices (atomkms_configfs.c) and their connectors' attributes
- * (atomkms_configfs_connector.c): what the two files share.
+ * configfs devices (atomkms_configfs.c), their planes' attributes
+ * (atomkms_configfs_plane.c) and their connectors' attributes
+ * (atomkms_configfs_connector.c): what the files share.
  */
 #ifndef ATOMKMS_CONFIGFS_H
 #define ATOMKMS_CONFIGFS_H
@@ -36,6 +37,28 @@ struct atomkms_cfs_connector {
 	u16 pref_width, pref_height, pref_refresh;
 	u8 *edid;
 	u32 edid_len;
+};
+
+/**
+ * struct atomkms_cfs_plane - a plane's capabilities, as written
+ * @formats_set: @formats was written; otherwise the type's default
+ * @formats: the formats, bit i for atomkms_formats[i]
+ * @rotations: the rotations (DRM's bits), 0 for all
+ * @max_scale_factor: 1 to 16, 0 for the default (4, a cursor 1)
+ * @zpos_set: which of the zpos values were written (%ATOMKMS_CFG_ZPOS_*)
+ * @zpos_mutable: zpos_mutable, if written
+ * @zpos: zpos_initial, if written
+ * @zpos_min: zpos_min, if written
+ * @zpos_max: zpos_max, if written
+ */
+struct atomkms_cfs_plane {
+	bool formats_set;
+	u64 formats;
+	u8 rotations;
+	u8 max_scale_factor;
+	u8 zpos_set;
+	bool zpos_mutable;
+	u16 zpos, zpos_min, zpos_max;
 };
 
 /**
@@ -89,6 +112,7 @@ struct atomkms_cfs_links {
  * @refresh: the CRTC's refresh rate in Hz
  * @index: the connector's index in the enabled device's topology
  * @conn: a connector's own attributes (atomkms_configfs_connector.c)
+ * @plane: a plane's capabilities (atomkms_configfs_plane.c)
  */
 struct atomkms_cfs_object {
 	struct config_group group;
@@ -99,6 +123,7 @@ struct atomkms_cfs_object {
 	u32 refresh;
 	u32 index;
 	struct atomkms_cfs_connector conn;
+	struct atomkms_cfs_plane plane;
 };
 
 #define ATOMKMS_CFS_CONNECTED		1
@@ -123,11 +148,14 @@ static inline struct atomkms_cfs_links *to_cfs_links(struct config_item *item)
 }
 
 extern struct configfs_attribute *atomkms_cfs_connector_attrs[];
+extern struct configfs_attribute *atomkms_cfs_plane_attrs[];
 ssize_t atomkms_cfs_show(struct config_item *item, char *page,
 			 const u32 *field);
 void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 				  struct atomkms_config *c, u32 i);
 void atomkms_cfs_connector_enabled(struct atomkms_cfs_device *dev);
 void atomkms_cfs_connector_release(struct atomkms_cfs_object *obj);
+void atomkms_cfs_plane_config(struct atomkms_cfs_object *obj,
+			      struct atomkms_config *c, u32 i);
 
 #endif /* ATOMKMS_CONFIGFS_H */

@@ -51,6 +51,11 @@ module_param(max_scale_factor, uint, 0444);
 MODULE_PARM_DESC(max_scale_factor,
 		 "Planes scale up and down by at most this factor, 1 to 16 (default 4)");
 
+static bool mutable_zpos;
+module_param(mutable_zpos, bool, 0444);
+MODULE_PARM_DESC(mutable_zpos,
+		 "Primary and overlay planes share one mutable zpos range, 0 to the overlays' number (default off: the primary fixed at 0, overlays 1 up)");
+
 static bool crossbar;
 module_param(crossbar, bool, 0444);
 MODULE_PARM_DESC(crossbar,
@@ -399,6 +404,7 @@ static int __init atomkms_init(void)
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,
+		.mutable_zpos = mutable_zpos,
 		.max_width = max_width,
 		.max_height = max_height,
 		.pref_width = pref_width,

@@ -32,12 +32,6 @@ static const struct drm_plane_size_hint atomkms_cursor_size_hints[] = {
 	{ ATOMKMS_MAX_CURSOR, ATOMKMS_MAX_CURSOR },
 };
 
-/* Cursors are ARGB images, as on every display engine. */
-static const u32 atomkms_cursor_formats[] = {
-	DRM_FORMAT_ARGB8888,
-	DRM_FORMAT_XRGB8888,
-};
-
 static const u64 atomkms_plane_modifiers[] = {
 	DRM_FORMAT_MOD_LINEAR,
 	DRM_FORMAT_MOD_INVALID
@@ -328,16 +322,16 @@ static int atomkms_plane_add_properties(struct drm_plane *plane,
 {
 	int ret;
 
-	switch (plane->type) {
-	case DRM_PLANE_TYPE_OVERLAY:
+	/*
+	 * The compositor stacks planes by normalized zpos whatever their
+	 * type, so any plane may move: overlays, and a primary or cursor the
+	 * topology makes mutable (mutable_zpos, configfs's zpos_mutable).
+	 */
+	if (tp->zpos_mutable)
 		ret = drm_plane_create_zpos_property(plane, tp->zpos,
 						     tp->zpos_min, tp->zpos_max);
-		break;
-	default:
-		/* The primary is the bottom of the stack, the cursor its top. */
+	else
 		ret = drm_plane_create_zpos_immutable_property(plane, tp->zpos);
-		break;
-	}
 	if (ret)
 		return ret;
 
@@ -347,18 +341,22 @@ static int atomkms_plane_add_properties(struct drm_plane *plane,
 	ret = drm_plane_create_blend_mode_property(plane, ATOMKMS_BLEND_MODES);
 	if (ret)
 		return ret;
+	/* The core refuses a rotation outside the property's values. */
 	ret = drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
+						 tp->rotations &
 						 ATOMKMS_ROTATIONS);
 	if (ret)
 		return ret;
 	drm_plane_enable_fb_damage_clips(plane);
 
-	if (plane->type == DRM_PLANE_TYPE_CURSOR)
+	if (plane->type != DRM_PLANE_TYPE_CURSOR) {
+		ret = drm_plane_create_scaling_filter_property(plane,
+							       ATOMKMS_FILTERS);
+		if (ret)
+			return ret;
+	}
+	if (!yuv)
 		return 0;
-
-	ret = drm_plane_create_scaling_filter_property(plane, ATOMKMS_FILTERS);
-	if (ret || !yuv)
-		return ret;
 	return drm_plane_create_color_properties(plane, ATOMKMS_ENCODINGS,
 						 ATOMKMS_RANGES,
 						 DRM_COLOR_YCBCR_BT601,
@@ -426,11 +424,16 @@ static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
 /**
  * atomkms_plane_create - create a universal plane
  * @akdev: the device
- * @tp: the plane in the topology: type, CRTCs, zpos and scaling limits
+ * @tp: the plane in the topology: type, CRTCs, zpos, scaling limits,
+ *      formats and rotations
  *
- * Primary and overlay planes scan out every format of the compositor's
- * format table, so the list userspace sees is the list the compositor
- * reads; cursors take ARGB8888 and XRGB8888.
+ * The plane scans out the formats @tp names from the compositor's format
+ * table (by default every one; cursors ARGB8888 and XRGB8888), in the
+ * table's order: DRM's core builds IN_FORMATS from that list and refuses
+ * a framebuffer of any other format on the plane (SETPLANE, atomic check),
+ * so what userspace sees is what the compositor reads. Likewise the
+ * rotation property offers @tp's rotations alone, and the core refuses
+ * the others. COLOR_ENCODING and COLOR_RANGE come with a YCbCr format.
  *
  * Return: the plane, or an ERR_PTR(); freed with the drm_device.
  */
@@ -446,25 +449,28 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 	bool yuv = false;
 	int ret;
 
-	if (cursor) {
-		nformats = ARRAY_SIZE(atomkms_cursor_formats);
-	} else {
-		nformats = atomkms_num_formats;
-		formats = kcalloc(nformats, sizeof(*formats), GFP_KERNEL);
-		if (!formats)
-			return ERR_PTR(-ENOMEM);
-		for (i = 0; i < nformats; i++) {
-			formats[i] = atomkms_formats[i].fourcc;
-			yuv |= atomkms_formats[i].is_yuv;
+	formats = kcalloc(atomkms_num_formats, sizeof(*formats), GFP_KERNEL);
+	if (!formats)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0, nformats = 0; i < atomkms_num_formats && i < 64; i++) {
+		u32 fourcc = atomkms_formats[i].fourcc;
+
+		if (!(tp->formats & BIT_ULL(i)))
+			continue;
+		/* A cursor's image is ARGB8888: it leads the cursor's list. */
+		if (cursor && fourcc == DRM_FORMAT_ARGB8888 && nformats) {
+			formats[nformats++] = formats[0];
+			formats[0] = fourcc;
+		} else {
+			formats[nformats++] = fourcc;
 		}
+		yuv |= atomkms_formats[i].is_yuv;
 	}
 
 	/* The plane core copies the format list. */
 	akplane = drmm_universal_plane_alloc(drm, struct atomkms_plane, base,
 					     tp->possible_crtcs,
-					     &atomkms_plane_funcs,
-					     cursor ? atomkms_cursor_formats :
-						      formats,
+					     &atomkms_plane_funcs, formats,
 					     nformats, atomkms_plane_modifiers,
 					     type, NULL);
 	kfree(formats);

@@ -123,6 +123,9 @@ igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_ma
 	test/igt/expected.txt
 igt_run test/igt/ci-hdmi.list igt-ci-hdmi "connector_types=HDMI-A" \
 	test/igt/expected-hdmi.txt test/igt/expected.txt
+# The primary above an overlay: a mutable primary zpos (issue 14, item 6).
+igt_run test/igt/ci-zpos.list igt-ci-zpos "mutable_zpos=1" \
+	test/igt/expected-zpos.txt
 
 echo
 [ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"

@@ -5,6 +5,7 @@
  * and into test/unit/test_topology.
  */
 #include "atomkms_topology.h"
+#include "atomkms_formats.h"
 
 static u32 atomkms_topo_crtc_mask(u32 num_crtcs)
 {
@@ -22,6 +23,12 @@ static u8 atomkms_topo_add_plane(struct atomkms_topology *t, u8 type, u32 pipe,
 		.possible_crtcs = possible_crtcs,
 		.zpos = zpos, .zpos_min = zpos_min, .zpos_max = zpos_max,
 		.min_scale = min_scale, .max_scale = max_scale,
+		.formats = type == ATOMKMS_TOPO_CURSOR ?
+			   atomkms_topo_formats_cursor() :
+			   atomkms_topo_formats_all(),
+		.rotations = ATOMKMS_TOPO_ROTATIONS,
+		/* Overlays move; callers make other planes mutable. */
+		.zpos_mutable = type == ATOMKMS_TOPO_OVERLAY,
 	};
 	return (u8)t->num_planes++;
 }
@@ -141,10 +148,11 @@ static const char *atomkms_params_check(const struct atomkms_params *p)
  * @why: on error, which rule the parameters break
  *
  * Each CRTC i gets, in this order: a primary plane (zpos 0), its
- * overlays (zpos 1 up, after the previous CRTCs' when shared), a cursor
- * on top of every overlay, the CRTC, then a Virtual encoder and connector
- * if i < num_connectors, and a writeback connector if writeback_mask has
- * bit i. The routing follows: each encoder on its own CRTC, or with
+ * overlays (zpos 1 up, after the previous CRTCs' when shared; mutable
+ * within 1 to the overlays' number, with mutable_zpos 0 to it, as the
+ * primary's then is), a cursor on top of every overlay, the CRTC, then a
+ * Virtual encoder and connector if i < num_connectors, and a writeback
+ * connector if writeback_mask has bit i. The routing follows: each encoder on its own CRTC, or with
  * crossbar any CRTC's; writeback encoders cloned with the displays of
  * their CRTC. The result is not validated: call
  * atomkms_topology_validate().
@@ -155,7 +163,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 				 struct atomkms_topology *t, const char **why)
 {
 	const char *err = atomkms_params_check(p);
-	u32 n = p->num_crtcs, conns, max_overlay, all, i, j;
+	u32 n = p->num_crtcs, conns, max_overlay, all, i, j, zmin;
 	int min_scale, max_scale;
 
 	memset(t, 0, sizeof(*t));
@@ -168,14 +176,19 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 	all = atomkms_topo_crtc_mask(n);
 	min_scale = ATOMKMS_TOPO_SCALE_ONE / (int)p->max_scale_factor;
 	max_scale = ATOMKMS_TOPO_SCALE_ONE * (int)p->max_scale_factor;
+	/* With mutable_zpos, primaries and overlays share 0..max_overlay. */
+	zmin = p->mutable_zpos ? 0 : 1;
 
 	t->num_crtcs = n;
 	for (i = 0; i < n; i++) {
 		struct atomkms_topo_crtc *crtc = &t->crtcs[i];
 
 		crtc->primary = atomkms_topo_add_plane(t, ATOMKMS_TOPO_PRIMARY,
-						       i, BIT(i), 0, 0, 0,
+						       i, BIT(i), 0, 0,
+						       p->mutable_zpos ?
+						       max_overlay : 0,
 						       min_scale, max_scale);
+		t->planes[crtc->primary].zpos_mutable = p->mutable_zpos;
 		for (j = 0; j < p->num_overlays; j++) {
 			u32 zpos = 1 + j;
 
@@ -183,7 +196,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 				zpos += i * p->num_overlays;
 			atomkms_topo_add_plane(t, ATOMKMS_TOPO_OVERLAY, i,
 					       p->shared_overlays ? all : BIT(i),
-					       zpos, 1, max_overlay,
+					       zpos, zmin, max_overlay,
 					       min_scale, max_scale);
 		}
 		crtc->cursor = ATOMKMS_TOPO_NONE;
@@ -256,6 +269,19 @@ static const char *atomkms_config_check_connector(const struct atomkms_config *c
 	return NULL;
 }
 
+/* A configured plane's own capabilities, before they are placed. */
+static const char *atomkms_config_check_plane(const struct atomkms_config *c,
+					      u32 k)
+{
+	if (c->planes[k].formats_set &&
+	    (!c->planes[k].formats ||
+	     (c->planes[k].formats & ~atomkms_topo_formats_all())))
+		return "planes: supported_formats must name at least one format";
+	if (c->planes[k].max_scale_factor > 16)
+		return "max_scale_factor must be 1 to 16";
+	return NULL;
+}
+
 /* What from_config() refuses before it builds anything. */
 static const char *atomkms_config_check(const struct atomkms_config *c)
 {
@@ -270,10 +296,15 @@ static const char *atomkms_config_check(const struct atomkms_config *c)
 	if (c->num_connectors > ATOMKMS_TOPO_MAX_CONNECTORS)
 		return "connectors: at most 16";
 	crtcs = atomkms_topo_crtc_mask(c->num_crtcs);
-	for (i = 0; i < c->num_planes; i++)
+	for (i = 0; i < c->num_planes; i++) {
+		const char *err = atomkms_config_check_plane(c, i);
+
 		if (!c->planes[i].possible_crtcs ||
 		    (c->planes[i].possible_crtcs & ~crtcs))
 			return "planes: each needs a possible CRTC, and they must exist";
+		if (err)
+			return err;
+	}
 	for (i = 0; i < c->num_encoders; i++)
 		if (!c->encoders[i].possible_crtcs ||
 		    (c->encoders[i].possible_crtcs & ~crtcs))
@@ -289,6 +320,39 @@ static const char *atomkms_config_check(const struct atomkms_config *c)
 			return err;
 	}
 	return NULL;
+}
+
+/*
+ * The zpos of configured plane @k whose placed values (from its type and
+ * position) are @z and @zmin to @zmax, with the values given instead:
+ * mutable, its range; immutable, fixed at its initial zpos. Return: is it
+ * mutable?
+ */
+static bool atomkms_config_zpos(const struct atomkms_config *c, u32 k,
+				u32 *z, u32 *zmin, u32 *zmax, u32 overlays)
+{
+	u8 set = c->planes[k].zpos_set;
+	bool mutable = c->planes[k].type == ATOMKMS_TOPO_OVERLAY;
+
+	if (set & ATOMKMS_CFG_ZPOS_MUTABLE)
+		mutable = c->planes[k].zpos_mutable;
+	if (set & ATOMKMS_CFG_ZPOS_INITIAL)
+		*z = c->planes[k].zpos;
+	if (!mutable) {
+		*zmin = *z;
+		*zmax = *z;
+		return false;
+	}
+	if (c->planes[k].type != ATOMKMS_TOPO_OVERLAY) {
+		/* Made mutable: anywhere in the stack, cursors' place too. */
+		*zmin = 0;
+		*zmax = overlays + 1;
+	}
+	if (set & ATOMKMS_CFG_ZPOS_MIN)
+		*zmin = c->planes[k].zpos_min;
+	if (set & ATOMKMS_CFG_ZPOS_MAX)
+		*zmax = c->planes[k].zpos_max;
+	return true;
 }
 
 /*
@@ -312,10 +376,10 @@ static void atomkms_config_planes(const struct atomkms_config *c,
 		crtc->lut_size = ATOMKMS_TOPO_LUT_SIZE;
 		for (k = 0; k < c->num_planes; k++) {
 			u32 mask = c->planes[k].possible_crtcs, z = 0;
-			u32 zmin = 0, zmax = 0;
-			int smin = ATOMKMS_TOPO_SCALE_ONE / 4;
-			int smax = ATOMKMS_TOPO_SCALE_ONE * 4;
+			u32 zmin = 0, zmax = 0, f = c->planes[k].max_scale_factor;
 			u8 type = c->planes[k].type, p;
+			struct atomkms_topo_plane *pl;
+			bool mutable;
 
 			if (atomkms_topo_first(mask) != i)
 				continue;
@@ -327,11 +391,21 @@ static void atomkms_config_planes(const struct atomkms_config *c,
 				z = overlays + 1;
 				zmin = z;
 				zmax = z;
-				smin = ATOMKMS_TOPO_SCALE_ONE;
-				smax = ATOMKMS_TOPO_SCALE_ONE;
 			}
+			mutable = atomkms_config_zpos(c, k, &z, &zmin, &zmax,
+						      overlays);
+			if (!f)
+				f = type == ATOMKMS_TOPO_CURSOR ? 1 : 4;
 			p = atomkms_topo_add_plane(t, type, i, mask, z, zmin,
-						   zmax, smin, smax);
+						   zmax,
+						   ATOMKMS_TOPO_SCALE_ONE / (int)f,
+						   ATOMKMS_TOPO_SCALE_ONE * (int)f);
+			pl = &t->planes[p];
+			pl->zpos_mutable = mutable;
+			if (c->planes[k].formats_set)
+				pl->formats = c->planes[k].formats;
+			if (c->planes[k].rotations)
+				pl->rotations = c->planes[k].rotations;
 			if (type == ATOMKMS_TOPO_PRIMARY &&
 			    crtc->primary == ATOMKMS_TOPO_NONE)
 				crtc->primary = p;
@@ -352,9 +426,13 @@ static void atomkms_config_planes(const struct atomkms_config *c,
  * first possible CRTC), each CRTC's writeback encoder after its display
  * encoders; connectors keep their order, each with the monitor of the
  * module parameters' default (1920x1080 preferred, up to 4096x2160) at
- * the refresh of its encoder's first CRTC. Overlays get zpos 1 up, pipe by
- * pipe, each movable over them all; cursors sit above. Planes scale by
- * 1/4 to 4 (cursors not at all). The result is not validated: call
+ * the refresh of its encoder's first CRTC. Unless a plane's zpos is given,
+ * overlays get zpos 1 up, pipe by pipe, each movable over them all;
+ * cursors sit above, and primaries at 0, both immutable (made mutable,
+ * their range is the whole stack, 0 to the overlays' number + 1). Planes
+ * scale by 1/4 to 4 (cursors not at all) and offer every rotation and
+ * every format (cursors ARGB8888 and XRGB8888), unless @c says otherwise.
+ * The result is not validated: call
  * atomkms_topology_validate(), which names what a bad configuration
  * breaks (a CRTC without a primary plane, a plane on a CRTC not its own).
  *
@@ -454,10 +532,19 @@ static const char *atomkms_topo_check_plane(const struct atomkms_topology *t,
 		return "planes: primary, overlay or cursor";
 	if (!(pl->possible_crtcs & BIT(pl->pipe)) || (pl->possible_crtcs & ~all))
 		return "planes: possible CRTCs must exist and include the plane's own";
+	if (pl->zpos_max > ATOMKMS_TOPO_MAX_ZPOS)
+		return "planes: zpos must be 0 to 255";
+	if (pl->zpos_min > pl->zpos_max)
+		return "planes: zpos_min above zpos_max";
 	if (pl->zpos < pl->zpos_min || pl->zpos > pl->zpos_max)
 		return "planes: zpos outside its range";
-	if (pl->type != ATOMKMS_TOPO_OVERLAY && pl->zpos_min != pl->zpos_max)
-		return "planes: a primary's or cursor's zpos is immutable";
+	if (!pl->zpos_mutable && pl->zpos_min != pl->zpos_max)
+		return "planes: an immutable zpos has no range";
+	if (!pl->formats || (pl->formats & ~atomkms_topo_formats_all()))
+		return "planes: formats must be a non-empty set of the compositor's";
+	if (!(pl->rotations & ATOMKMS_TOPO_ROTATE_0) ||
+	    (pl->rotations & ~ATOMKMS_TOPO_ROTATIONS))
+		return "planes: rotations: rotate-0 and any of rotate-90/180/270, reflect-x/y";
 	if (pl->min_scale < ATOMKMS_TOPO_MIN_SCALE ||
 	    pl->min_scale > ATOMKMS_TOPO_SCALE_ONE ||
 	    pl->max_scale < ATOMKMS_TOPO_SCALE_ONE ||
@@ -823,4 +910,234 @@ const char *atomkms_topo_check_edid(const u8 *buf, u32 len)
 	if (buf[126] + 1U != len / ATOMKMS_TOPO_EDID_BLOCK)
 		return "edid: the extension count (byte 126) does not match the blocks written";
 	return NULL;
+}
+
+/**
+ * atomkms_topo_formats_all - every format of the compositor's table
+ *
+ * Return: the set, bit i for atomkms_formats[i].
+ */
+u64 atomkms_topo_formats_all(void)
+{
+	return atomkms_num_formats >= 64 ? ~0ULL :
+	       (1ULL << atomkms_num_formats) - 1;
+}
+
+/* The bit of @fourcc in a set of formats, or 0 if the compositor has none. */
+static u64 atomkms_topo_format_bit(u32 fourcc)
+{
+	u32 i;
+
+	for (i = 0; i < atomkms_num_formats && i < 64; i++)
+		if (atomkms_formats[i].fourcc == fourcc)
+			return 1ULL << i;
+	return 0;
+}
+
+/**
+ * atomkms_topo_formats_cursor - a cursor plane's formats by default
+ *
+ * Return: ARGB8888 and XRGB8888, as every display engine's cursor has.
+ */
+u64 atomkms_topo_formats_cursor(void)
+{
+	return atomkms_topo_format_bit(ATOMKMS_FMT_ARGB8888) |
+	       atomkms_topo_format_bit(ATOMKMS_FMT_XRGB8888);
+}
+
+/* Is @c a separator of a list written to an attribute? */
+static bool atomkms_topo_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == ',';
+}
+
+/* The next token of [*s, end): its start, and its length in *len. */
+static const char *atomkms_topo_token(const char **s, const char *end,
+				      u32 *len)
+{
+	const char *t;
+
+	while (*s < end && atomkms_topo_sep(**s))
+		(*s)++;
+	t = *s;
+	while (*s < end && !atomkms_topo_sep(**s))
+		(*s)++;
+	*len = (u32)(*s - t);
+	return t;
+}
+
+/**
+ * atomkms_topo_parse_formats - apply a write to a plane's supported_formats
+ * @s: the text: tokens +FOURCC (add), -FOURCC (remove), +* (add every
+ *     format of the compositor), -* (remove all), separated by spaces,
+ *     commas or newlines, applied in order (vkms's syntax, several at once)
+ * @len: its length
+ * @formats: the set to change (bit i for atomkms_formats[i]); changed only
+ *           if every token is good
+ * @why: on error, what is wrong
+ *
+ * A FOURCC is DRM's four characters, as drm_info and modetest print them
+ * (XR24, AR24, NV12, P010, YUYV, ...). The set may become empty here;
+ * enabling the device refuses a plane without formats.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int atomkms_topo_parse_formats(const char *s, u32 len, u64 *formats,
+			       const char **why)
+{
+	const char *end = s + len, *t;
+	u64 set = *formats, bit;
+	u32 n, tokens = 0;
+
+	for (t = atomkms_topo_token(&s, end, &n); n;
+	     t = atomkms_topo_token(&s, end, &n), tokens++) {
+		if ((t[0] != '+' && t[0] != '-') || (n != 2 && n != 5) ||
+		    (n == 2 && t[1] != '*')) {
+			*why = "supported_formats: +FOURCC, -FOURCC, +* or -* (e.g. +XR24)";
+			return -ATOMKMS_EINVAL;
+		}
+		if (n == 2) {
+			bit = atomkms_topo_formats_all();
+		} else {
+			bit = atomkms_topo_format_bit(ATOMKMS_FOURCC(t[1], t[2],
+								     t[3], t[4]));
+			if (!bit) {
+				*why = "supported_formats: not a format the compositor reads";
+				return -ATOMKMS_EINVAL;
+			}
+		}
+		if (t[0] == '+')
+			set |= bit;
+		else
+			set &= ~bit;
+	}
+	if (!tokens) {
+		*why = "supported_formats: +FOURCC, -FOURCC, +* or -* (e.g. +XR24)";
+		return -ATOMKMS_EINVAL;
+	}
+	*formats = set;
+	return 0;
+}
+
+/**
+ * atomkms_topo_print_formats - a set of formats, one fourcc a line
+ * @formats: the set
+ * @buf: where to write (NUL-terminated)
+ * @size: its size, at least 5 bytes a format and 1
+ *
+ * In the compositor's table order, as supported_formats shows them.
+ *
+ * Return: the length written.
+ */
+u32 atomkms_topo_print_formats(u64 formats, char *buf, u32 size)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < atomkms_num_formats && i < 64; i++) {
+		u32 f = atomkms_formats[i].fourcc;
+
+		if (!(formats & (1ULL << i)) || n + 6 > size)
+			continue;
+		buf[n++] = (char)(f & 0xff);
+		buf[n++] = (char)((f >> 8) & 0xff);
+		buf[n++] = (char)((f >> 16) & 0xff);
+		buf[n++] = (char)(f >> 24);
+		buf[n++] = '\n';
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = 0;
+	return n;
+}
+
+/* The rotation property's value names (drm_blend.c), by bit. */
+static const char *const atomkms_topo_rotation_names[6] = {
+	"rotate-0", "rotate-90", "rotate-180", "rotate-270",
+	"reflect-x", "reflect-y",
+};
+
+/**
+ * atomkms_topo_parse_rotations - parse a plane's supported_rotations
+ * @s: the text: the rotation property's value names (rotate-0, rotate-90,
+ *     rotate-180, rotate-270, reflect-x, reflect-y) separated by spaces,
+ *     commas or newlines; or their DRM bitmask as a number (0x3f: all)
+ * @len: its length
+ * @rotations: the set (%ATOMKMS_TOPO_ROTATE_0, ...), set only if good
+ * @why: on error, what is wrong
+ *
+ * The set must hold rotate-0, DRM's default rotation.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int atomkms_topo_parse_rotations(const char *s, u32 len, u8 *rotations,
+				 const char **why)
+{
+	const char *end = s + len, *t;
+	u32 set = 0, n, i, v;
+	bool ok = true;
+
+	t = atomkms_topo_token(&s, end, &n);
+	if (n && t[0] >= '0' && t[0] <= '9') {
+		/* A number: decimal, or hexadecimal after 0x. */
+		u32 base = n > 2 && t[0] == '0' && (t[1] | 0x20) == 'x' ? 16 : 10;
+
+		for (i = base == 16 ? 2 : 0, v = 0; i < n && ok; i++) {
+			char c = (char)(t[i] | 0x20);
+			u32 d = c >= '0' && c <= '9' ? (u32)(c - '0') :
+				base == 16 && c >= 'a' && c <= 'f' ?
+				(u32)(c - 'a' + 10) : 99;
+
+			ok = d < base && v < 0x1000;
+			v = v * base + d;
+		}
+		set = ok ? v : ~0u;
+		atomkms_topo_token(&s, end, &n);
+		ok = ok && !n;
+	} else {
+		for (; n && ok; t = atomkms_topo_token(&s, end, &n)) {
+			for (i = 0; i < 6; i++)
+				if (strlen(atomkms_topo_rotation_names[i]) == n &&
+				    !memcmp(atomkms_topo_rotation_names[i], t, n))
+					break;
+			ok = i < 6;
+			set |= BIT(i);
+		}
+	}
+	if (!ok || !set || (set & ~ATOMKMS_TOPO_ROTATIONS)) {
+		*why = "supported_rotations: rotate-0/90/180/270, reflect-x/y or a bitmask";
+		return -ATOMKMS_EINVAL;
+	}
+	if (!(set & ATOMKMS_TOPO_ROTATE_0)) {
+		*why = "supported_rotations: must include rotate-0 (DRM's default rotation)";
+		return -ATOMKMS_EINVAL;
+	}
+	*rotations = (u8)set;
+	return 0;
+}
+
+/**
+ * atomkms_topo_print_rotations - a set of rotations by name
+ * @rotations: the set
+ * @buf: where to write (NUL-terminated)
+ * @size: its size (64 bytes hold them all)
+ *
+ * Return: the length written: the names separated by spaces, a newline.
+ */
+u32 atomkms_topo_print_rotations(u8 rotations, char *buf, u32 size)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < 6; i++) {
+		u32 l = (u32)strlen(atomkms_topo_rotation_names[i]);
+
+		if (!(rotations & BIT(i)) || n + l + 2 > size)
+			continue;
+		if (n)
+			buf[n - 1] = ' ';
+		memcpy(buf + n, atomkms_topo_rotation_names[i], l);
+		n += l;
+		buf[n++] = '\n';
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = 0;
+	return n;
 }

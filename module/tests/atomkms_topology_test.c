@@ -242,6 +242,8 @@ static void break_crtc_reach(struct atomkms_topology *t)
 			.type = ATOMKMS_TOPO_OVERLAY, .pipe = 1,
 			.possible_crtcs = 0x3, .zpos = 1, .zpos_min = 1,
 			.zpos_max = 1, .min_scale = ONE, .max_scale = ONE,
+			.formats = atomkms_topo_formats_all(),
+			.rotations = ATOMKMS_TOPO_ROTATIONS,
 		};
 }
 
@@ -276,6 +278,9 @@ struct topo_break_case {
 
 #define BREAK(f, v)	.at = &(f), .size = sizeof(f), .value = (u64)(v)
 
+#define WHY_ROTATIONS \
+	"planes: rotations: rotate-0 and any of rotate-90/180/270, reflect-x/y"
+
 static const struct topo_break_case topo_break_cases[] = {
 	{ "0 CRTCs", BREAK(base.num_crtcs, 0), .why = "crtcs: 1 to 8" },
 	{ "9 CRTCs", BREAK(base.num_crtcs, 9), .why = "crtcs: 1 to 8" },
@@ -300,8 +305,12 @@ static const struct topo_break_case topo_break_cases[] = {
 	  BREAK(base.planes[1].possible_crtcs, 0x5), .why = WHY_PLANE_CRTCS },
 	{ "a zpos outside its range", BREAK(base.planes[1].zpos, 2),
 	  .why = "planes: zpos outside its range" },
-	{ "a primary with a mutable zpos", BREAK(base.planes[0].zpos_max, 1),
-	  .why = "planes: a primary's or cursor's zpos is immutable" },
+	{ "a zpos range above 255", BREAK(base.planes[1].zpos_max, 256),
+	  .why = "planes: zpos must be 0 to 255" },
+	{ "a plane without formats", BREAK(base.planes[1].formats, 0),
+	  .why = "planes: formats must be a non-empty set of the compositor's" },
+	{ "a plane without rotate-0", BREAK(base.planes[1].rotations, 0x2),
+	  .why = WHY_ROTATIONS },
 	{ "a plane upscaling more than 16x",
 	  BREAK(base.planes[1].min_scale, ATOMKMS_TOPO_MIN_SCALE - 1),
 	  .why = WHY_SCALING },
@@ -399,6 +408,9 @@ static void topo_rule_broken(struct kunit *test)
 			break;
 		case 4:
 			*(u32 *)field = (u32)c->value;
+			break;
+		case 8:
+			*(u64 *)field = c->value;
 			break;
 		default:
 			KUNIT_FAIL(test, "field of %zu bytes", c->size);

@@ -11,7 +11,11 @@
  * Connectors' own attributes (module/atomkms_configfs_connector.c): their
  * type, the errno of every bad EDID, preferred mode and link status, an
  * EDID written to an enabled device (its mode preferred, its size, a
- * uevent), link_status bad (the property BAD, a uevent).
+ * uevent), link_status bad (the property BAD, a uevent). Planes'
+ * capabilities (module/atomkms_configfs_plane.c): formats, rotations,
+ * scaling and zpos, written, refused, shown, and as a client sees and
+ * meets them (IN_FORMATS, rotation values, TEST_ONLY refusals, the CRC
+ * of a primary above an overlay).
  *
  * Usage: test-configfs [--seed N] [--ops N]
  */
@@ -28,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <drm_fourcc.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
@@ -761,17 +766,367 @@ static bool show_frame(int fd)
 	return ok;
 }
 
+/*
+ * Planes' capabilities (module/atomkms_configfs_plane.c): a primary made
+ * mutable and an overlay of two formats, two rotations, no scaling, its
+ * zpos from 0. Every bad write's errno, the values shown back, the
+ * refusals at enable, EBUSY while enabled; then what a client sees
+ * (IN_FORMATS, the rotation property's values, the zpos ranges), what
+ * TEST_ONLY refuses, and, by the CRTC's CRC, the primary above the
+ * overlay hiding it.
+ */
+static const char *const caps_dev[] = {
+	"mkdir d4", "mkdir d4/crtcs/c",
+	"mkdir d4/planes/p", "put d4/planes/p/type 1",
+	"ln d4/planes/p/possible_crtcs d4/crtcs/c",
+	"put d4/planes/p/zpos_mutable 1",
+	"mkdir d4/planes/o", "ln d4/planes/o/possible_crtcs d4/crtcs/c",
+	"put d4/planes/o/supported_formats -*",
+	"put d4/planes/o/supported_formats +AR24",
+	"put d4/planes/o/supported_formats +XR24",
+	"put d4/planes/o/supported_rotations rotate-180,rotate-0",
+	"put d4/planes/o/max_scale_factor 1",
+	"put d4/planes/o/zpos_min 0",
+	"mkdir d4/encoders/e", "ln d4/encoders/e/possible_crtcs d4/crtcs/c",
+	"mkdir d4/connectors/n",
+	"ln d4/connectors/n/possible_encoders d4/encoders/e",
+	NULL
+};
+
+/* The whole text of attribute @path, in an sf() buffer. */
+static const char *read_all(const char *path)
+{
+	char buf[256];
+	int n = read_buf(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return sf("(%s)", strerror(-n));
+	buf[n] = 0;
+	return sf("%s", buf);
+}
+
+static void test_plane_attrs_disabled(void)
+{
+	static const char *const attrs[] = { "type", "supported_formats",
+		"supported_rotations", "max_scale_factor", "zpos_mutable",
+		"zpos_initial", "zpos_min", "zpos_max" };
+	const char *f = read_all(P("d4/planes/p/supported_formats"));
+	unsigned int i, lines = 0;
+
+	for (i = 0; f[i]; i++)
+		lines += f[i] == '\n';
+	check(lines == 35 && !strncmp(f, "XR24\nAR24\n", 10),
+	      "a primary's supported_formats: the compositor's 35, one a line",
+	      sf("%u lines", lines));
+	check(!strcmp(read_all(P("d4/planes/o/supported_formats")), "XR24\nAR24\n"),
+	      "-*, +AR24, +XR24: shown XR24 AR24 (table order)",
+	      read_all(P("d4/planes/o/supported_formats")));
+	want(write_str(P("d4/planes/o/supported_formats"), "-* +AR24,+XR24 -AR24"), 0,
+	     "supported_formats: several tokens in one write");
+	check(!strcmp(read_all(P("d4/planes/o/supported_formats")), "XR24\n"),
+	      "... applied in order", read_all(P("d4/planes/o/supported_formats")));
+	want(write_str(P("d4/planes/o/supported_formats"), "+AR24"), 0, "+AR24 again");
+	want(write_str(P("d4/planes/o/supported_formats"), "+XR25"), -EINVAL,
+	     "supported_formats +XR25 (no such format)");
+	want(write_str(P("d4/planes/o/supported_formats"), "XR24"), -EINVAL,
+	     "supported_formats XR24 (no sign)");
+	want(write_str(P("d4/planes/o/supported_formats"), "+C8"), -EINVAL,
+	     "supported_formats +C8 (not the compositor's)");
+	check(!strcmp(read_all(P("d4/planes/o/supported_rotations")),
+		      "rotate-0 rotate-180\n"), "supported_rotations shown by name",
+	      read_all(P("d4/planes/o/supported_rotations")));
+	check(!strcmp(read_all(P("d4/planes/p/supported_rotations")),
+		      "rotate-0 rotate-90 rotate-180 rotate-270 reflect-x reflect-y\n"),
+	      "a primary's rotations: all six", read_all(P("d4/planes/p/supported_rotations")));
+	want(write_str(P("d4/planes/p/supported_rotations"), "0x3f"), 0,
+	     "supported_rotations 0x3f (DRM's bitmask)");
+	want(write_str(P("d4/planes/o/supported_rotations"), "rotate-90"), -EINVAL,
+	     "supported_rotations rotate-90 alone (no rotate-0)");
+	want(write_str(P("d4/planes/o/supported_rotations"), "0x40"), -EINVAL,
+	     "supported_rotations 0x40");
+	want(write_str(P("d4/planes/o/supported_rotations"), "rotate-45"), -EINVAL,
+	     "supported_rotations rotate-45");
+	check(!strcmp(read_line(P("d4/planes/o/max_scale_factor")), "1") &&
+	      !strcmp(read_line(P("d4/planes/p/max_scale_factor")), "4"),
+	      "max_scale_factor: 1 written, 4 by default",
+	      read_line(P("d4/planes/p/max_scale_factor")));
+	want(write_str(P("d4/planes/o/max_scale_factor"), "0"), -EINVAL, "max_scale_factor 0");
+	want(write_str(P("d4/planes/o/max_scale_factor"), "17"), -EINVAL, "max_scale_factor 17");
+	check(!strcmp(read_line(P("d4/planes/p/zpos_mutable")), "1") &&
+	      !strcmp(read_line(P("d4/planes/o/zpos_mutable")), "1") &&
+	      !strcmp(read_line(P("d4/planes/o/zpos_initial")), "auto") &&
+	      !strcmp(read_line(P("d4/planes/o/zpos_min")), "0"),
+	      "zpos_mutable 1 and 1, zpos_initial auto, zpos_min 0",
+	      read_line(P("d4/planes/o/zpos_initial")));
+	want(write_str(P("d4/planes/o/zpos_mutable"), "maybe"), -EINVAL, "zpos_mutable maybe");
+	want(write_str(P("d4/planes/o/zpos_initial"), "256"), -EINVAL, "zpos_initial 256");
+	want(write_str(P("d4/planes/o/zpos_max"), "-1"), -EINVAL, "zpos_max -1");
+	want(write_str(P("d4/planes/o/zpos_initial"), "1"), 0, "zpos_initial 1");
+	want(write_str(P("d4/planes/o/zpos_initial"), "auto"), 0, "zpos_initial auto");
+
+	/* What only the whole plane breaks: refused when enabled. */
+	write_str(P("d4/planes/o/supported_formats"), "-*");
+	want(write_str(P("d4/enabled"), "1"), -EINVAL, "enabled with a plane of no format");
+	write_str(P("d4/planes/o/supported_formats"), "+XR24 +AR24");
+	write_str(P("d4/planes/o/zpos_min"), "2");
+	want(write_str(P("d4/enabled"), "1"), -EINVAL,
+	     "enabled with zpos_min 2 above zpos_max (auto: 1)");
+	write_str(P("d4/planes/o/zpos_min"), "0");
+	write_str(P("d4/planes/p/type"), "2");
+	want(write_str(P("d4/enabled"), "1"), -EINVAL, "enabled with no primary");
+	write_str(P("d4/planes/p/type"), "1");
+
+	want(write_str(P("d4/enabled"), "1"), 0, "the capabilities device enabled");
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+		want(write_str(P("d4/planes/o/%s", attrs[i]), "1"), -EBUSY,
+		     sf("enabled: a plane's %s", attrs[i]));
+}
+
+/* Plane @plane's property @name, or NULL. */
+static drmModePropertyRes *plane_prop(int fd, uint32_t plane, const char *name)
+{
+	drmModeObjectProperties *props =
+		drmModeObjectGetProperties(fd, plane, DRM_MODE_OBJECT_PLANE);
+	drmModePropertyRes *found = NULL;
+	uint32_t i;
+
+	for (i = 0; props && i < props->count_props && !found; i++) {
+		drmModePropertyRes *pr = drmModeGetProperty(fd, props->props[i]);
+
+		if (pr && !strcmp(pr->name, name))
+			found = pr;
+		else
+			drmModeFreeProperty(pr);
+	}
+	drmModeFreeObjectProperties(props);
+	return found;
+}
+
+/* The fourccs of @plane's IN_FORMATS blob, "XR24 AR24", in an sf() buffer. */
+static const char *in_formats(int fd, uint32_t plane)
+{
+	struct drm_format_modifier_blob *h;
+	drmModePropertyBlobRes *b;
+	char out[256] = "";
+	uint64_t id = 0;
+	uint32_t i, *f;
+
+	if (prop_get(fd, plane, DRM_MODE_OBJECT_PLANE, "IN_FORMATS", &id))
+		return "(none)";
+	b = drmModeGetPropertyBlob(fd, (uint32_t)id);
+	if (!b)
+		return "(no blob)";
+	h = b->data;
+	f = (uint32_t *)((char *)b->data + h->formats_offset);
+	for (i = 0; i < h->count_formats && strlen(out) < 200; i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
+			 i ? " " : "", fourcc_str(f[i]));
+	drmModeFreePropertyBlob(b);
+	return sf("%s", out);
+}
+
+/* The CRC of the frame the CRTC shows now; 0 if none came. */
+static uint64_t frame_crc(int fd, int crtc_idx)
+{
+	struct crc_reader c;
+	struct crc_entry e = { 0 };
+
+	if (crc_reader_init(&c, fd, crtc_idx) || crc_reader_start(&c))
+		return 0;
+	if (crc_reader_next(&c, &e, 2000))
+		e.value = 0;
+	crc_reader_stop(&c);
+	return e.value;
+}
+
+static void fill_fb(struct dumb_fb *fb, uint32_t xrgb)
+{
+	uint32_t i;
+
+	for (i = 0; i < fb->stride / 4 * fb->height; i++)
+		fb->pixels[i] = xrgb;
+}
+
+static void test_plane_caps_live(int fd)
+{
+	drmModePlaneRes *pres = drmModeGetPlaneResources(fd);
+	uint32_t primary = 0, overlay = 0, i, blob = 0;
+	drmModePropertyRes *rot, *zp, *zo;
+	struct dumb_fb pfb = { 0 }, ofb = { 0 }, sfb = { 0 };
+	struct fmt_fb rgb565 = { 0 };
+	uint64_t crc_over, crc_alone, crc_under, z = 9;
+	struct kms_pipe pipe;
+	drmModePlane *pl;
+	struct areq r;
+	int ret;
+
+	for (i = 0; pres && i < pres->count_planes; i++) {
+		if (plane_type(fd, pres->planes[i]) == DRM_PLANE_TYPE_PRIMARY)
+			primary = pres->planes[i];
+		else if (plane_type(fd, pres->planes[i]) == DRM_PLANE_TYPE_OVERLAY)
+			overlay = pres->planes[i];
+	}
+	drmModeFreePlaneResources(pres);
+	if (!check(primary && overlay, "the new card: a primary and an overlay", "missing"))
+		return;
+	pl = drmModeGetPlane(fd, overlay);
+	check(pl && pl->count_formats == 2 && pl->formats[0] == DRM_FORMAT_XRGB8888 &&
+	      pl->formats[1] == DRM_FORMAT_ARGB8888,
+	      "the overlay's GETPLANE formats: XR24 AR24",
+	      sf("%u", pl ? pl->count_formats : 0));
+	drmModeFreePlane(pl);
+	check(!strcmp(in_formats(fd, overlay), "XR24 AR24"), "the overlay's IN_FORMATS: XR24 AR24",
+	      in_formats(fd, overlay));
+	pl = drmModeGetPlane(fd, primary);
+	check(pl && pl->count_formats == 35, "the primary's formats: 35",
+	      sf("%u", pl ? pl->count_formats : 0));
+	drmModeFreePlane(pl);
+	rot = plane_prop(fd, overlay, "rotation");
+	check(rot && rot->count_enums == 2 && !strcmp(rot->enums[0].name, "rotate-0") &&
+	      !strcmp(rot->enums[1].name, "rotate-180"),
+	      "the overlay's rotation property: rotate-0 and rotate-180 alone",
+	      sf("%d values", rot ? rot->count_enums : -1));
+	drmModeFreeProperty(rot);
+	zp = plane_prop(fd, primary, "zpos");
+	zo = plane_prop(fd, overlay, "zpos");
+	check(zp && !(zp->flags & DRM_MODE_PROP_IMMUTABLE) && zp->count_values == 2 &&
+	      zp->values[0] == 0 && zp->values[1] == 2,
+	      "the primary's zpos: mutable, 0 to 2 (the stack and the cursor's place)",
+	      zp ? sf("flags 0x%x, %llu-%llu", zp->flags,
+		      (unsigned long long)zp->values[0],
+		      (unsigned long long)zp->values[zp->count_values - 1]) : "none");
+	check(zo && !(zo->flags & DRM_MODE_PROP_IMMUTABLE) && zo->count_values == 2 &&
+	      zo->values[0] == 0 && zo->values[1] == 1, "the overlay's zpos: mutable, 0 to 1",
+	      "other");
+	drmModeFreeProperty(zp);
+	drmModeFreeProperty(zo);
+
+	if (!check(!kms_pipe_find(fd, &pipe) &&
+		   !dumb_fb_create(fd, pipe.mode.hdisplay, pipe.mode.vdisplay, &pfb) &&
+		   !dumb_fb_create(fd, 256, 256, &ofb) &&
+		   !dumb_fb_create(fd, 64, 64, &sfb) &&
+		   !fmt_fb_create(fd, 256, 256, DRM_FORMAT_RGB565, &rgb565) &&
+		   !drmModeCreatePropertyBlob(fd, &pipe.mode, sizeof(pipe.mode), &blob),
+		   "framebuffers for the capabilities checks", "failed"))
+		goto out;
+	fill_fb(&pfb, 0xff0000);
+	fill_fb(&ofb, 0x00ff00);
+	areq_init(&r, fd);
+	areq_modeset(&r, &pipe, blob, &pfb);
+	want(areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0, "a mode set, the primary red");
+	areq_fini(&r);
+
+#define TRY(what, want_err, ...) do {						\
+	areq_init(&r, fd);							\
+	__VA_ARGS__;								\
+	want(areq_commit(&r, DRM_MODE_ATOMIC_TEST_ONLY, NULL), want_err, what);	\
+	areq_fini(&r);								\
+} while (0)
+	TRY("TEST_ONLY: an RGB565 framebuffer on the overlay (not its format)", -EINVAL,
+	    areq_plane(&r, overlay, pipe.crtc, rgb565.fb_id, 256, 256, 0, 0));
+	TRY("TEST_ONLY: an RGB565 framebuffer on the primary", 0,
+	    areq_plane(&r, primary, pipe.crtc, rgb565.fb_id, 256, 256, 0, 0));
+	TRY("TEST_ONLY: the overlay at rotate-90 (not offered)", -EINVAL,
+	    areq_plane(&r, overlay, pipe.crtc, ofb.fb_id, 256, 256, 0, 0);
+	    areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "rotation", DRM_MODE_ROTATE_90));
+	TRY("TEST_ONLY: the overlay at rotate-180", 0,
+	    areq_plane(&r, overlay, pipe.crtc, ofb.fb_id, 256, 256, 0, 0);
+	    areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "rotation", DRM_MODE_ROTATE_180));
+	TRY("TEST_ONLY: the overlay scaled 64 to 128 (max_scale_factor 1)", -ERANGE,
+	    areq_plane(&r, overlay, pipe.crtc, sfb.fb_id, 64, 64, 0, 0);
+	    areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "CRTC_W", 128);
+	    areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "CRTC_H", 128));
+	TRY("TEST_ONLY: the primary scaled 64 to 128 (factor 4)", 0,
+	    areq_plane(&r, primary, pipe.crtc, sfb.fb_id, 64, 64, 0, 0);
+	    areq_add(&r, primary, DRM_MODE_OBJECT_PLANE, "CRTC_W", 128);
+	    areq_add(&r, primary, DRM_MODE_OBJECT_PLANE, "CRTC_H", 128));
+#undef TRY
+
+	/* The order by CRC: overlay on top, primary alone, primary on top. */
+	areq_init(&r, fd);
+	areq_plane(&r, overlay, pipe.crtc, ofb.fb_id, 256, 256, 100, 100);
+	areq_add(&r, primary, DRM_MODE_OBJECT_PLANE, "zpos", 0);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "zpos", 1);
+	ret = areq_commit(&r, 0, NULL);
+	areq_fini(&r);
+	crc_over = frame_crc(fd, pipe.crtc_idx);
+	areq_init(&r, fd);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	ret = ret ? ret : areq_commit(&r, 0, NULL);
+	areq_fini(&r);
+	crc_alone = frame_crc(fd, pipe.crtc_idx);
+	areq_init(&r, fd);
+	areq_plane(&r, overlay, pipe.crtc, ofb.fb_id, 256, 256, 100, 100);
+	areq_add(&r, primary, DRM_MODE_OBJECT_PLANE, "zpos", 1);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "zpos", 0);
+	ret = ret ? ret : areq_commit(&r, 0, NULL);
+	areq_fini(&r);
+	crc_under = frame_crc(fd, pipe.crtc_idx);
+	prop_get(fd, primary, DRM_MODE_OBJECT_PLANE, "zpos", &z);
+	want(ret, 0, "commits: overlay over, overlay off, primary over the overlay");
+	check(z == 1, "the primary's zpos reads back 1", sf("%llu", (unsigned long long)z));
+	check(crc_over && crc_alone && crc_over != crc_alone,
+	      "the overlay on top shows in the CRC",
+	      sf("%016llx, alone %016llx", (unsigned long long)crc_over,
+		 (unsigned long long)crc_alone));
+	check(crc_under == crc_alone,
+	      "the primary above the overlay hides it: the CRC of the primary alone",
+	      sf("%016llx, alone %016llx", (unsigned long long)crc_under,
+		 (unsigned long long)crc_alone));
+	areq_init(&r, fd);
+	areq_disable(&r, &pipe);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	areq_add(&r, overlay, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	areq_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	areq_fini(&r);
+out:
+	if (blob)
+		drmModeDestroyPropertyBlob(fd, blob);
+	if (rgb565.fb_id)
+		fmt_fb_destroy(fd, &rgb565);
+	if (sfb.fb_id)
+		dumb_fb_destroy(fd, &sfb);
+	if (ofb.fb_id)
+		dumb_fb_destroy(fd, &ofb);
+	if (pfb.fb_id)
+		dumb_fb_destroy(fd, &pfb);
+}
+
+static void test_plane_caps(uint64_t before)
+{
+	int fd;
+
+	if (!check(!build(caps_dev), "a device with planes' capabilities described",
+		   "see above"))
+		return;
+	test_plane_attrs_disabled();
+	fd = open_card(atomkms_card_mask() & ~before);
+	if (check(fd >= 0, "its card", "none")) {
+		test_plane_caps_live(fd);
+		close(fd);
+	}
+	teardown("d4");
+	check(access(P("d4"), F_OK) && atomkms_card_mask() == before,
+	      "the capabilities device removed", "something is left");
+}
+
+
 /* Seeded random configfs operations on device d3: nothing may break. */
 static void test_random(unsigned int seed, unsigned int ops)
 {
 	static const char *const kinds[] = { "planes", "crtcs", "encoders", "connectors" };
 	static const char *const attrs[] = { "planes/%u/type", "crtcs/%u/writeback",
+		"planes/%u/supported_formats", "planes/%u/supported_rotations",
+		"planes/%u/max_scale_factor", "planes/%u/zpos_mutable",
+		"planes/%u/zpos_initial", "planes/%u/zpos_min", "planes/%u/zpos_max",
 		"crtcs/%u/refresh", "connectors/%u/status", "connectors/%u/type",
 		"connectors/%u/edid_enabled", "connectors/%u/preferred_mode",
 		"connectors/%u/non_desktop", "connectors/%u/vrr", "connectors/%u/link_status" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
-		"640x480@1000" };
+		"640x480@1000", "-*", "+*", "+XR24", "-AR24", "+NV12", "rotate-0",
+		"rotate-0,reflect-x", "0x3f", "auto", "16", "255" };
 	uint8_t edid[256];
 	static const char *const base[] = {
 		"mkdir d3", "mkdir d3/crtcs/0", "mkdir d3/planes/0",
@@ -913,6 +1268,7 @@ int main(int argc, char **argv)
 	check(access(P("d1"), F_OK) && atomkms_card_mask() == before,
 	      "removed: back to the cards before", "something is left");
 
+	test_plane_caps(before);
 	test_random(seed, ops);
 	return tap_done("test-configfs");
 }

@@ -313,7 +313,15 @@ static void test_rules(void)
 	BROKEN(t.planes[1].possible_crtcs = 2, "include the plane's own");
 	BROKEN(t.planes[1].possible_crtcs = 5, "possible CRTCs must exist");
 	BROKEN(t.planes[1].zpos = 9, "zpos outside its range");
-	BROKEN(t.planes[0].zpos_max = 1, "zpos is immutable");
+	BROKEN(t.planes[0].zpos_max = 1, "an immutable zpos has no range");
+	BROKEN(t.planes[1].zpos_max = 256, "zpos must be 0 to 255");
+	BROKEN(t.planes[1].zpos_min = 4; t.planes[1].zpos = 4,
+	       "zpos_min above zpos_max");
+	BROKEN(t.planes[1].formats = 0, "formats must be a non-empty set");
+	BROKEN(t.planes[1].formats = 1ULL << 40, "formats must be a non-empty set");
+	BROKEN(t.planes[1].rotations = ATOMKMS_TOPO_ROTATE_90,
+	       "rotations: rotate-0 and any of");
+	BROKEN(t.planes[1].rotations = 0x41, "rotations: rotate-0 and any of");
 	BROKEN(t.planes[1].min_scale = 100, "scaling limits");
 	BROKEN(t.planes[1].max_scale = 17 << 16, "scaling limits");
 	BROKEN(t.planes[4].max_scale = 2 << 16, "cursors do not scale");
@@ -392,8 +400,9 @@ static void test_config(void)
 	/* Made in any order, listed pipe by pipe; each CRTC finds its own. */
 	c = config(3, 2, true);
 	c.planes[0] = c.planes[c.num_planes - 1];	/* CRTC 2's cursor first */
-	c.planes[c.num_planes - 1] = (typeof(c.planes[0])){
-		ATOMKMS_TOPO_PRIMARY, BIT(0) };
+	memset(&c.planes[c.num_planes - 1], 0, sizeof(c.planes[0]));
+	c.planes[c.num_planes - 1].type = ATOMKMS_TOPO_PRIMARY;
+	c.planes[c.num_planes - 1].possible_crtcs = BIT(0);
 	c.crtcs[1].refresh = 144;
 	c.encoders[1].possible_crtcs = 0x6;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
@@ -634,6 +643,188 @@ static void test_connector_attrs(void)
 		"unknown connector type");
 }
 
+/* Parse @text as supported_formats onto @start: the result, ~0 if refused. */
+static u64 formats_after(u64 start, const char *text, const char **why)
+{
+	u64 f = start;
+
+	return atomkms_topo_parse_formats(text, (u32)strlen(text), &f, why) ?
+	       ~0ULL : f;
+}
+
+/* A plane's capabilities: formats, rotations, scaling, zpos (issue 13). */
+static void test_plane_caps(void)
+{
+	u64 all = atomkms_topo_formats_all(), xr24 = 1, ar24 = 2;
+	struct atomkms_params p = defaults();
+	struct atomkms_topology t;
+	struct atomkms_config c;
+	const char *why = "";
+	char buf[256];
+	u8 rot = 0;
+	u32 i;
+
+	/* supported_formats: vkms's +/- syntax, several tokens a write. */
+	CHECK(all == (1ULL << 35) - 1, "35 formats in the compositor's table");
+	CHECK(atomkms_topo_formats_cursor() == (xr24 | ar24),
+	      "a cursor's default: XR24 and AR24");
+	CHECK(formats_after(all, "-*", &why) == 0, "-* empties the set");
+	CHECK(formats_after(0, "+*\n", &why) == all, "+* fills it");
+	CHECK(formats_after(0, "+XR24", &why) == xr24, "+XR24");
+	CHECK(formats_after(all, "-* +AR24,+XR24\n", &why) == (xr24 | ar24),
+	      "-* +AR24,+XR24 in one write");
+	CHECK(formats_after(xr24 | ar24, "-XR24", &why) == ar24, "-XR24");
+	CHECK(formats_after(0, "+NV12 +P010 +YUYV", &why) != ~0ULL &&
+	      __builtin_popcountll(formats_after(0, "+NV12 +P010 +YUYV", &why)) == 3,
+	      "YUV fourccs by DRM's names");
+	REFUSED("+XR25", atomkms_topo_parse_formats("+XR25", 5, &all, &why),
+		"not a format the compositor reads");
+	REFUSED("+C8 (not the compositor's)",
+		atomkms_topo_parse_formats("+C8  ", 5, &all, &why),
+		"+FOURCC, -FOURCC");
+	REFUSED("XR24 without a sign", atomkms_topo_parse_formats("XR24", 4, &all, &why),
+		"+FOURCC, -FOURCC, +* or -*");
+	REFUSED("+XR24X", atomkms_topo_parse_formats("+XR24X", 6, &all, &why),
+		"+FOURCC, -FOURCC, +* or -*");
+	REFUSED("nothing", atomkms_topo_parse_formats("\n", 1, &all, &why),
+		"+FOURCC, -FOURCC, +* or -*");
+	CHECK(all == atomkms_topo_formats_all(), "a refused write changes nothing");
+	CHECK(atomkms_topo_print_formats(xr24 | ar24 | (1ULL << 22), buf,
+					 sizeof(buf)) == 15 &&
+	      !strcmp(buf, "XR24\nAR24\nNV12\n"), "shown one fourcc a line: %s", buf);
+	CHECK(atomkms_topo_print_formats(all, buf, sizeof(buf)) == 35 * 5,
+	      "all 35 shown");
+	CHECK(formats_after(0, buf, &why) == ~0ULL, "the shown form is not a write (no signs)");
+
+	/* supported_rotations: DRM's names or its bitmask; rotate-0 needed. */
+	CHECK(!atomkms_topo_parse_rotations("rotate-0 rotate-180\n", 20, &rot, &why) &&
+	      rot == 0x5, "rotate-0 rotate-180: %s", why);
+	CHECK(!atomkms_topo_parse_rotations("0x3f", 4, &rot, &why) && rot == 0x3f,
+	      "0x3f");
+	CHECK(!atomkms_topo_parse_rotations("17", 2, &rot, &why) && rot == 0x11,
+	      "17: rotate-0 reflect-x");
+	CHECK(!atomkms_topo_parse_rotations("rotate-0,reflect-y", 18, &rot, &why) &&
+	      rot == 0x21, "commas");
+	REFUSED("rotate-90 alone",
+		atomkms_topo_parse_rotations("rotate-90", 9, &rot, &why),
+		"must include rotate-0");
+	REFUSED("0x40", atomkms_topo_parse_rotations("0x40", 4, &rot, &why),
+		"reflect-x/y or a bitmask");
+	REFUSED("0", atomkms_topo_parse_rotations("0", 1, &rot, &why),
+		"reflect-x/y or a bitmask");
+	REFUSED("rotate-45", atomkms_topo_parse_rotations("rotate-0 rotate-45", 18,
+							  &rot, &why), "or a bitmask");
+	REFUSED("a number and a name",
+		atomkms_topo_parse_rotations("1 rotate-90", 11, &rot, &why), "or a bitmask");
+	REFUSED("0xg", atomkms_topo_parse_rotations("0xg", 3, &rot, &why), "or a bitmask");
+	CHECK(rot == 0x21, "a refused write changes nothing");
+	CHECK(atomkms_topo_print_rotations(0x3f, buf, sizeof(buf)) &&
+	      !strcmp(buf, "rotate-0 rotate-90 rotate-180 rotate-270 reflect-x reflect-y\n"),
+	      "all shown by name: %s", buf);
+	CHECK(atomkms_topo_print_rotations(0x11, buf, sizeof(buf)) &&
+	      !strcmp(buf, "rotate-0 reflect-x\n"), "shown: %s", buf);
+	CHECK(!atomkms_topo_parse_rotations(buf, (u32)strlen(buf), &rot, &why) &&
+	      rot == 0x11, "the shown form reads back");
+
+	/* mutable_zpos: primaries and overlays share 0 to the overlays. */
+	p.num_crtcs = 2;
+	p.mutable_zpos = true;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "mutable_zpos: %s", why);
+	for (i = 0; i < 2; i++) {
+		const struct atomkms_topo_plane *pr = &t.planes[t.crtcs[i].primary];
+		const struct atomkms_topo_plane *ov = &t.planes[t.crtcs[i].primary + 1];
+		const struct atomkms_topo_plane *cu = &t.planes[t.crtcs[i].cursor];
+
+		CHECK(pr->zpos_mutable && pr->zpos == 0 && pr->zpos_min == 0 &&
+		      pr->zpos_max == 3, "CRTC %u: primary 0, mutable 0-3", i);
+		CHECK(ov->zpos_mutable && ov->zpos == 1 && ov->zpos_min == 0 &&
+		      ov->zpos_max == 3, "CRTC %u: overlay 1, mutable 0-3", i);
+		CHECK(!cu->zpos_mutable && cu->zpos == 4 && cu->zpos_min == 4,
+		      "CRTC %u: the cursor fixed on top", i);
+		CHECK(pr->formats == atomkms_topo_formats_all() &&
+		      cu->formats == atomkms_topo_formats_cursor() &&
+		      pr->rotations == 0x3f && cu->rotations == 0x3f,
+		      "CRTC %u: every format (cursor ARGB/XRGB), every rotation", i);
+	}
+	p.mutable_zpos = false;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      !t.planes[0].zpos_mutable && t.planes[0].zpos_max == 0 &&
+	      t.planes[1].zpos_min == 1, "by default the primary is fixed at 0");
+
+	/* A configured plane's capabilities reach the topology. */
+	c = config(1, 2, false);
+	c.planes[0].formats_set = true;
+	c.planes[0].formats = xr24 | ar24;
+	c.planes[0].rotations = 0x5;
+	c.planes[0].max_scale_factor = 1;
+	c.planes[0].zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
+	c.planes[0].zpos_mutable = true;
+	c.planes[1].max_scale_factor = 16;
+	c.planes[1].zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_INITIAL;
+	c.planes[1].zpos_min = 0;
+	c.planes[1].zpos = 2;
+	c.planes[2].zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
+	c.planes[2].zpos_mutable = false;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "plane caps: %s", why);
+	CHECK(t.planes[0].formats == (xr24 | ar24) && t.planes[0].rotations == 0x5 &&
+	      t.planes[0].min_scale == 65536 && t.planes[0].max_scale == 65536,
+	      "primary: XR24 AR24, rotate-0/180, no scaling");
+	CHECK(t.planes[0].zpos_mutable && t.planes[0].zpos == 0 &&
+	      t.planes[0].zpos_min == 0 && t.planes[0].zpos_max == 3,
+	      "a primary made mutable: 0, over the whole stack 0-3");
+	CHECK(t.planes[1].zpos_mutable && t.planes[1].zpos == 2 &&
+	      t.planes[1].zpos_min == 0 && t.planes[1].zpos_max == 2 &&
+	      t.planes[1].max_scale == 16 << 16 && t.planes[1].min_scale == 4096,
+	      "overlay 1: at 2 in 0-2, scaling 1/16 to 16");
+	CHECK(!t.planes[2].zpos_mutable && t.planes[2].zpos == 2 &&
+	      t.planes[2].zpos_max == 2, "overlay 2 made immutable at its place");
+	CHECK(t.planes[3].formats == atomkms_topo_formats_cursor() &&
+	      t.planes[3].max_scale == 65536 && t.planes[3].zpos == 3,
+	      "the cursor: its defaults");
+
+	c = config(1, 1, false);
+	c.planes[1].formats_set = true;
+	REFUSED("-* left empty", atomkms_topology_from_config(&c, &t, &why),
+		"supported_formats must name at least one format");
+	c.planes[1].formats = 1ULL << 50;
+	REFUSED("a format beyond the table", atomkms_topology_from_config(&c, &t, &why),
+		"supported_formats must name at least one format");
+	c = config(1, 1, false);
+	c.planes[1].max_scale_factor = 17;
+	REFUSED("max_scale_factor 17", atomkms_topology_from_config(&c, &t, &why),
+		"max_scale_factor must be 1 to 16");
+	c = config(1, 1, false);
+	c.planes[2].max_scale_factor = 2;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("a cursor that scales", atomkms_topology_validate(&t, &why),
+		"cursors do not scale");
+	c = config(1, 1, false);
+	c.planes[1].zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_MAX;
+	c.planes[1].zpos_min = 3;
+	c.planes[1].zpos_max = 2;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("zpos_min 3, zpos_max 2", atomkms_topology_validate(&t, &why),
+		"zpos_min above zpos_max");
+	c.planes[1].zpos_min = 0;
+	c.planes[1].zpos_max = 300;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("zpos_max 300", atomkms_topology_validate(&t, &why),
+		"zpos must be 0 to 255");
+	c.planes[1].zpos_max = 5;
+	c.planes[1].zpos_set |= ATOMKMS_CFG_ZPOS_INITIAL;
+	c.planes[1].zpos = 6;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("zpos 6 in 0-5", atomkms_topology_validate(&t, &why),
+		"zpos outside its range");
+	c = config(1, 1, false);
+	c.planes[0].rotations = 0x2;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+	REFUSED("rotate-90 alone", atomkms_topology_validate(&t, &why),
+		"rotations: rotate-0 and any of");
+}
+
 int main(void)
 {
 	test_every_combination();
@@ -642,5 +833,6 @@ int main(void)
 	test_rules();
 	test_config();
 	test_connector_attrs();
+	test_plane_caps();
 	return check_done("test_topology");
 }
