@@ -123,6 +123,9 @@ igt_run test/igt/ci-wb.list igt-ci-wb "num_crtcs=2 num_connectors=1 writeback_ma
 	test/igt/expected.txt
 igt_run test/igt/ci-hdmi.list igt-ci-hdmi "connector_types=HDMI-A" \
 	test/igt/expected-hdmi.txt test/igt/expected.txt
+# Content protection: an HDCP 2.2 monitor on the default connector.
+igt_run test/igt/ci-hdcp.list igt-ci-hdcp "hdcp_mask=1 hdcp_delay_ms=50" \
+	test/igt/expected-hdcp.txt test/igt/expected.txt
 
 echo
 [ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"
