@@ -78,6 +78,14 @@
 /* The largest EDID a connector takes: 32 blocks of 128 bytes. */
 #define ATOMKMS_TOPO_MAX_EDID		4096
 
+/* A sink's HDCP (content protection): none, 1.4 only, or 2.2 (and 1.4). */
+#define ATOMKMS_TOPO_HDCP_NONE		0
+#define ATOMKMS_TOPO_HDCP_1_4		1
+#define ATOMKMS_TOPO_HDCP_2_2		2
+/* How long its authentication takes by default, and at most (ms). */
+#define ATOMKMS_TOPO_HDCP_DELAY_MS	100
+#define ATOMKMS_TOPO_HDCP_MAX_DELAY_MS	10000
+
 /* The values of DRM's enum drm_plane_type (tied to it in atomkms_drv.c). */
 enum atomkms_topo_plane_type {
 	ATOMKMS_TOPO_OVERLAY = 0,
@@ -161,6 +169,9 @@ struct atomkms_topo_encoder {
  * @non_desktop: the monitor is a headset (the non-desktop property)
  * @vrr: the monitor varies its refresh (adaptive sync): the connector is
  *       vrr_capable, within its EDID's range limits
+ * @hdcp: the monitor's HDCP (%ATOMKMS_TOPO_HDCP_NONE, _1_4 or _2_2): with
+ *        any, the connector has the content protection properties
+ * @hdcp_delay_ms: how long its HDCP authentication takes
  */
 struct atomkms_topo_connector {
 	u8 encoder;
@@ -168,6 +179,8 @@ struct atomkms_topo_connector {
 	u8 type;
 	bool non_desktop;
 	bool vrr;
+	u8 hdcp;
+	u16 hdcp_delay_ms;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 };
@@ -204,6 +217,8 @@ struct atomkms_topology {
  * @writeback: writeback connectors at all
  * @writeback_mask: on which CRTCs
  * @vrr_mask: which Virtual connectors are vrr_capable, a bit each
+ * @hdcp_mask: which connectors' monitors do HDCP 2.2 (and 1.4), a bit each
+ * @hdcp_delay_ms: how long their authentication takes (0: the default)
  * @crossbar: any CRTC may drive any Virtual connector, several at once,
  *            but the last connector, which cannot be cloned
  * @refresh: the preferred refresh rate of the connector on each CRTC
@@ -230,6 +245,8 @@ struct atomkms_params {
 	bool writeback;
 	u32 writeback_mask;
 	u32 vrr_mask;
+	u32 hdcp_mask;
+	u32 hdcp_delay_ms;
 	bool crossbar;
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;
@@ -271,7 +288,8 @@ struct atomkms_params {
  *              at @pref_refresh Hz (0: 1920x1080 at the refresh of its
  *              encoder's CRTC; a refresh of 0 alone: that CRTC's), and
  *              the EDID written for it, @edid_len bytes at @edid (0: none),
- *              which the device uses if @edid_enabled
+ *              which the device uses if @edid_enabled; its monitor's
+ *              @hdcp and @hdcp_delay_ms (0: the default)
  */
 struct atomkms_config {
 	u32 num_planes, num_crtcs, num_encoders, num_connectors;
@@ -300,6 +318,8 @@ struct atomkms_config {
 		bool non_desktop;
 		bool no_vrr;
 		bool edid_enabled;
+		u8 hdcp;
+		u16 hdcp_delay_ms;
 		u16 pref_width, pref_height, pref_refresh;
 		const u8 *edid;
 		u32 edid_len;

@@ -13,14 +13,15 @@
  *   DEVICE/encoders/E/possible_crtcs/ (links to CRTCs)
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
  *   DEVICE/connectors/N/{type,edid,edid_enabled,preferred_mode,
- *                        non_desktop,vrr,link_status} (ours:
- *                        atomkms_configfs_connector.c)
+ *                        non_desktop,vrr,link_status,hdcp,hdcp_delay_ms}
+ *                        (ours: atomkms_configfs_connector.c)
  *
  * Writing 1 to enabled turns the description into a topology
  * (atomkms_topology_from_config(), atomkms_topology_validate()) and
  * creates a DRM device from it; 0 unplugs and removes that device. While
  * a device is enabled only a connector's status, edid, edid_enabled and
- * link_status may change (each a hotplug); anything else answers -EBUSY.
+ * link_status may change (each a hotplug), and its hdcp_delay_ms;
+ * anything else answers -EBUSY.
  */
 #include <linux/configfs.h>
 #include <linux/device.h>

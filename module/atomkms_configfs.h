@@ -22,6 +22,8 @@ struct platform_device;
  * @no_vrr: no adaptive sync (the vrr attribute, 1 by default)
  * @edid_enabled: the device uses @edid, not the generated EDID
  * @link_bad: link-status is BAD (while disabled: once enabled)
+ * @hdcp: the monitor's HDCP, %ATOMKMS_TOPO_HDCP_NONE, _1_4 or _2_2
+ * @hdcp_delay_ms: how long its authentication takes, 0 for the default
  * @pref_width: preferred mode width, 0 for the default (1920x1080)
  * @pref_height: its height
  * @pref_refresh: its refresh, 0 for its CRTC's
@@ -34,6 +36,8 @@ struct atomkms_cfs_connector {
 	bool no_vrr;
 	bool edid_enabled;
 	bool link_bad;
+	u8 hdcp;
+	u16 hdcp_delay_ms;
 	u16 pref_width, pref_height, pref_refresh;
 	u8 *edid;
 	u32 edid_len;

@@ -11,6 +11,9 @@
  *   vrr             1 (default): adaptive sync within the EDID's range
  *                   (vrr_capable); 0: a fixed-rate monitor
  *   link_status     good or bad (link-status BAD and a hotplug); live
+ *   hdcp            the monitor's HDCP: none, 1.4 or 2.2 (atomkms_hdcp.c)
+ *   hdcp_delay_ms   how long its HDCP authentication takes, 1 to 10000;
+ *                   live, from the next authentication on
  *
  * "live" attributes may change while the device is enabled; the others
  * answer -EBUSY then. Every refused write answers an errno and logs why
@@ -423,6 +426,87 @@ static ssize_t atomkms_cfs_connector_link_status_store(struct config_item *item,
 	return ret ? ret : count;
 }
 
+static const char *const atomkms_cfs_hdcp_names[] = {
+	[ATOMKMS_TOPO_HDCP_NONE] = "none",
+	[ATOMKMS_TOPO_HDCP_1_4] = "1.4",
+	[ATOMKMS_TOPO_HDCP_2_2] = "2.2",
+};
+
+static ssize_t atomkms_cfs_connector_hdcp_show(struct config_item *item,
+					       char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u8 v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.hdcp;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%s\n", atomkms_cfs_hdcp_names[v]);
+}
+
+/* The monitor's HDCP: none, 1.4 or 2.2 (type 1 content needs 2.2). */
+static ssize_t atomkms_cfs_connector_hdcp_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	int v = sysfs_match_string(atomkms_cfs_hdcp_names, page);
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, "hdcp");
+	if (ret)
+		return ret;
+	if (v < 0)
+		ret = atomkms_cfs_refuse(obj, "hdcp", -EINVAL, "none, 1.4 or 2.2");
+	else
+		obj->conn.hdcp = v;
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_connector_hdcp_delay_ms_show(struct config_item *item,
+							char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u16 v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.hdcp_delay_ms;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%u\n", v ? v : ATOMKMS_TOPO_HDCP_DELAY_MS);
+}
+
+/*
+ * How long the monitor's HDCP authentication takes, in ms; on an enabled
+ * device, from the next authentication on.
+ */
+static ssize_t atomkms_cfs_connector_hdcp_delay_ms_store(struct config_item *item,
+							 const char *page,
+							 size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	struct atomkms_device *akdev;
+	u32 v;
+	int ret;
+
+	ret = kstrtou32(page, 0, &v);
+	if (!ret && (v < 1 || v > ATOMKMS_TOPO_HDCP_MAX_DELAY_MS))
+		ret = -ERANGE;
+	mutex_lock(&obj->dev->lock);
+	if (ret) {
+		atomkms_cfs_refuse(obj, "hdcp_delay_ms", ret,
+				   "milliseconds, 1 to 10000");
+	} else {
+		obj->conn.hdcp_delay_ms = v;
+		akdev = obj->dev->pdev ? atomkms_cfs_get_akdev(obj) : NULL;
+		if (akdev) {
+			atomkms_output_set_hdcp_delay(akdev, obj->index, v);
+			atomkms_cfs_put_akdev(obj);
+		}
+	}
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
 CONFIGFS_ATTR(atomkms_cfs_connector_, status);
 CONFIGFS_ATTR(atomkms_cfs_connector_, type);
 CONFIGFS_ATTR(atomkms_cfs_connector_, edid);
@@ -431,6 +515,8 @@ CONFIGFS_ATTR(atomkms_cfs_connector_, preferred_mode);
 CONFIGFS_ATTR(atomkms_cfs_connector_, non_desktop);
 CONFIGFS_ATTR(atomkms_cfs_connector_, vrr);
 CONFIGFS_ATTR(atomkms_cfs_connector_, link_status);
+CONFIGFS_ATTR(atomkms_cfs_connector_, hdcp);
+CONFIGFS_ATTR(atomkms_cfs_connector_, hdcp_delay_ms);
 
 struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_status,
@@ -441,6 +527,8 @@ struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_non_desktop,
 	&atomkms_cfs_connector_attr_vrr,
 	&atomkms_cfs_connector_attr_link_status,
+	&atomkms_cfs_connector_attr_hdcp,
+	&atomkms_cfs_connector_attr_hdcp_delay_ms,
 	NULL,
 };
 
@@ -456,6 +544,8 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 	c->connectors[i].type = obj->conn.type;
 	c->connectors[i].non_desktop = obj->conn.non_desktop;
 	c->connectors[i].no_vrr = obj->conn.no_vrr;
+	c->connectors[i].hdcp = obj->conn.hdcp;
+	c->connectors[i].hdcp_delay_ms = obj->conn.hdcp_delay_ms;
 	c->connectors[i].edid_enabled = obj->conn.edid_enabled;
 	c->connectors[i].pref_width = obj->conn.pref_width;
 	c->connectors[i].pref_height = obj->conn.pref_height;

@@ -106,6 +106,15 @@ module_param(vrr_mask, uint, 0444);
 MODULE_PARM_DESC(vrr_mask,
 		 "Which connectors are vrr_capable (adaptive sync), a bit each (default all)");
 
+static unsigned int hdcp_mask;
+module_param(hdcp_mask, uint, 0444);
+MODULE_PARM_DESC(hdcp_mask,
+		 "Which connectors' monitors do HDCP 2.2 and 1.4 (content protection), a bit each (default none)");
+static unsigned int hdcp_delay_ms = ATOMKMS_TOPO_HDCP_DELAY_MS;
+module_param(hdcp_delay_ms, uint, 0444);
+MODULE_PARM_DESC(hdcp_delay_ms,
+		 "How long their HDCP authentication takes, in ms, at most 10000 (default 100)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -401,6 +410,8 @@ static int __init atomkms_init(void)
 		.writeback = enable_writeback,
 		.writeback_mask = writeback_mask,
 		.vrr_mask = vrr_mask,
+		.hdcp_mask = hdcp_mask,
+		.hdcp_delay_ms = hdcp_delay_ms,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -29,6 +29,7 @@
 #include <drm/drm_writeback.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_hdcp.h"
 #include "atomkms_scanout.h"
 #include "atomkms_timing.h"
 #include "atomkms_topology.h"
@@ -163,6 +164,7 @@ struct atomkms_crtc {
  *        generated one while set; under the mode_config mutex
  * @vrr: its vrr_capable property's value, set at each probe (under the
  *       mode_config mutex), read by the CRTCs' atomic_check
+ * @hdcp: its content protection (atomkms_hdcp.c)
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
@@ -170,6 +172,7 @@ struct atomkms_output {
 	unsigned int index;
 	const struct drm_edid *edid;
 	bool vrr;
+	struct atomkms_hdcp hdcp;
 };
 
 /**
@@ -269,6 +272,9 @@ void atomkms_output_set_link_status(struct atomkms_device *akdev,
 				    unsigned int index, bool bad);
 bool atomkms_output_link_bad(struct atomkms_device *akdev, unsigned int index);
 bool atomkms_output_vrr_capable(struct drm_connector *connector);
+struct atomkms_hdcp *atomkms_output_hdcp(struct drm_connector *connector);
+void atomkms_output_set_hdcp_delay(struct atomkms_device *akdev,
+				   unsigned int index, unsigned int delay_ms);
 
 /* atomkms_drv.c */
 struct platform_device;

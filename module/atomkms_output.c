@@ -21,11 +21,19 @@
 /* The pixel clock an EDID detailed timing holds at most, in kHz. */
 #define ATOMKMS_OUTPUT_DTD_MAX_KHZ	655350
 
+static void atomkms_connector_debugfs_init(struct drm_connector *connector,
+					   struct dentry *root)
+{
+	atomkms_hdcp_debugfs_init(&container_of(connector, struct atomkms_output,
+						connector)->hdcp, root);
+}
+
 static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
 	.reset			= drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
+	.debugfs_init		= atomkms_connector_debugfs_init,
 };
 
 /* The preferred mode: DMT at 60 Hz, CVT reduced blanking otherwise. */
@@ -231,6 +239,44 @@ bool atomkms_output_vrr_capable(struct drm_connector *connector)
 				      connector)->vrr);
 }
 
+/**
+ * atomkms_output_hdcp - a connector's content protection
+ * @connector: a connector of the device, of any kind
+ *
+ * Return: its HDCP state machine if its sink is HDCP-capable, else NULL
+ * (a writeback connector, or a sink without HDCP).
+ */
+struct atomkms_hdcp *atomkms_output_hdcp(struct drm_connector *connector)
+{
+	struct atomkms_output *out;
+
+	if (connector->funcs != &atomkms_connector_funcs)
+		return NULL;
+	out = container_of(connector, struct atomkms_output, connector);
+	return out->hdcp.version != ATOMKMS_TOPO_HDCP_NONE ? &out->hdcp : NULL;
+}
+
+/**
+ * atomkms_output_set_hdcp_delay - how long connector @index's sink takes
+ *                                 to authenticate, from now on
+ * @akdev: the device
+ * @index: the connector's index in the topology
+ * @delay_ms: milliseconds, 1 to %ATOMKMS_TOPO_HDCP_MAX_DELAY_MS
+ */
+void atomkms_output_set_hdcp_delay(struct atomkms_device *akdev,
+				   unsigned int index, unsigned int delay_ms)
+{
+	atomkms_hdcp_set_delay(&akdev->outputs[index]->hdcp, delay_ms);
+}
+
+static int atomkms_connector_atomic_check(struct drm_connector *connector,
+					  struct drm_atomic_state *state)
+{
+	return atomkms_hdcp_atomic_check(&container_of(connector,
+						       struct atomkms_output,
+						       connector)->hdcp, state);
+}
+
 static int atomkms_connector_get_modes(struct drm_connector *connector)
 {
 	struct atomkms_output *out =
@@ -324,6 +370,7 @@ void atomkms_output_set_connected(struct atomkms_device *akdev,
 	mutex_lock(&drm->mode_config.mutex);
 	akdev->topo.connectors[index].connected = connected;
 	mutex_unlock(&drm->mode_config.mutex);
+	atomkms_hdcp_set_connected(&akdev->outputs[index]->hdcp, connected);
 	atomkms_output_reprobe(akdev, index);
 }
 
@@ -385,6 +432,7 @@ void atomkms_output_set_link_status(struct atomkms_device *akdev,
 	drm_connector_set_link_status_property(connector, bad ?
 					       DRM_MODE_LINK_STATUS_BAD :
 					       DRM_MODE_LINK_STATUS_GOOD);
+	atomkms_hdcp_set_link_ok(&akdev->outputs[index]->hdcp, !bad);
 	drm_kms_helper_connector_hotplug_event(connector);
 }
 
@@ -417,6 +465,7 @@ static void atomkms_output_release(struct drm_device *drm, void *data)
 static const struct drm_connector_helper_funcs atomkms_connector_helper_funcs = {
 	.get_modes = atomkms_connector_get_modes,
 	.detect_ctx = atomkms_connector_detect,
+	.atomic_check = atomkms_connector_atomic_check,
 };
 
 /**
@@ -499,6 +548,15 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	 * connector has the property, so that userspace can tell a monitor
 	 * without VRR (0) from a driver without it.
 	 */
+	/*
+	 * Content protection, if the monitor does HDCP (hdcp_mask, configfs
+	 * hdcp): the properties and the simulated authentication.
+	 */
+	ret = atomkms_hdcp_init(&out->hdcp, &out->connector, c->hdcp,
+				c->hdcp_delay_ms, c->connected);
+	if (ret)
+		return ret;
+
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)
 		return ret;

@@ -126,6 +126,9 @@ igt_run test/igt/ci-hdmi.list igt-ci-hdmi "connector_types=HDMI-A" \
 # The primary above an overlay: a mutable primary zpos (issue 14, item 6).
 igt_run test/igt/ci-zpos.list igt-ci-zpos "mutable_zpos=1" \
 	test/igt/expected-zpos.txt
+# Content protection: an HDCP 2.2 monitor on the default connector.
+igt_run test/igt/ci-hdcp.list igt-ci-hdcp "hdcp_mask=1 hdcp_delay_ms=50" \
+	test/igt/expected-hdcp.txt test/igt/expected.txt
 
 echo
 [ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"

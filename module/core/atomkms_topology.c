@@ -134,6 +134,8 @@ static const char *atomkms_params_check(const struct atomkms_params *p)
 		return "planes: at most 32 in all (DRM's plane masks are 32 bits)";
 	if (p->max_scale_factor < 1 || p->max_scale_factor > 16)
 		return "max_scale_factor must be 1 to 16";
+	if (p->hdcp_delay_ms > ATOMKMS_TOPO_HDCP_MAX_DELAY_MS)
+		return "hdcp_delay_ms must be at most 10000";
 	if (p->num_refresh > ATOMKMS_TOPO_MAX_CRTCS)
 		return "refresh: at most 8 rates";
 	/* Checked here too: no connector may be there to check them on. */
@@ -223,6 +225,11 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 				  p->connector_types[i] :
 				  ATOMKMS_TOPO_CONN_VIRTUAL;
 			c->vrr = !!(p->vrr_mask & BIT(i));
+			c->hdcp = p->hdcp_mask & BIT(i) ? ATOMKMS_TOPO_HDCP_2_2 :
+				  ATOMKMS_TOPO_HDCP_NONE;
+			c->hdcp_delay_ms = (u16)(p->hdcp_delay_ms ?
+						 p->hdcp_delay_ms :
+						 ATOMKMS_TOPO_HDCP_DELAY_MS);
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -479,6 +486,10 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 				ATOMKMS_TOPO_CONN_VIRTUAL,
 			.non_desktop = c->connectors[i].non_desktop,
 			.vrr = !c->connectors[i].no_vrr,
+			.hdcp = c->connectors[i].hdcp,
+			.hdcp_delay_ms = c->connectors[i].hdcp_delay_ms ?
+					 c->connectors[i].hdcp_delay_ms :
+					 ATOMKMS_TOPO_HDCP_DELAY_MS,
 			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
 			.max_width = w > 4096 ? w : 4096,
 			.max_height = h > 2160 ? h : 2160,

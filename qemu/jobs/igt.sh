@@ -20,6 +20,10 @@ if [ -x "$udevd" ]; then
 	"$udevd" --daemon || echo "igt.sh: $udevd failed"
 fi
 
+# kms_content_protection@srm writes an SRM into /lib/firmware, which the
+# guest image lacks (a snapshot: nothing written stays).
+mkdir -p /lib/firmware
+
 # igt_runner wants bare names, one a line; our lists carry comments.
 sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$list" > /tmp/igt.list
 igt_runner --test-list /tmp/igt.list --per-test-timeout "${IGT_TIMEOUT:-240}" \

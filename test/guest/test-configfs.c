@@ -11,7 +11,8 @@
  * Connectors' own attributes (module/atomkms_configfs_connector.c): their
  * type, the errno of every bad EDID, preferred mode and link status, an
  * EDID written to an enabled device (its mode preferred, its size, a
- * uevent), link_status bad (the property BAD, a uevent). Planes'
+ * uevent), link_status bad (the property BAD, a uevent), hdcp and
+ * hdcp_delay_ms (their errnos; the properties and debugfs file they give). Planes'
  * capabilities (module/atomkms_configfs_plane.c): formats, rotations,
  * scaling and zpos, written, refused, shown, and as a client sees and
  * meets them (IN_FORMATS, rotation values, TEST_ONLY refusals, the CRC
@@ -363,6 +364,22 @@ static void test_connector_bad_writes(void)
 	want(write_str(P("%s/link_status", n0), "fine"), -EINVAL, "link_status fine");
 	check(!strcmp(read_line(P("%s/link_status", n0)), "good"), "link_status good at first",
 	      read_line(P("%s/link_status", n0)));
+
+	check(!strcmp(read_line(P("%s/hdcp", n0)), "none"), "hdcp: none by default",
+	      read_line(P("%s/hdcp", n0)));
+	want(write_str(P("%s/hdcp", n0), "2.3"), -EINVAL, "hdcp 2.3");
+	want(write_str(P("%s/hdcp", n0), "yes"), -EINVAL, "hdcp yes");
+	want(write_str(P("%s/hdcp", n0), "2.2"), 0, "hdcp 2.2");
+	check(!strcmp(read_line(P("%s/hdcp", n0)), "2.2"), "hdcp: reads 2.2",
+	      read_line(P("%s/hdcp", n0)));
+	check(!strcmp(read_line(P("%s/hdcp_delay_ms", n0)), "100"),
+	      "hdcp_delay_ms: 100 by default", read_line(P("%s/hdcp_delay_ms", n0)));
+	want(write_str(P("%s/hdcp_delay_ms", n0), "0"), -ERANGE, "hdcp_delay_ms 0");
+	want(write_str(P("%s/hdcp_delay_ms", n0), "10001"), -ERANGE, "hdcp_delay_ms 10001");
+	want(write_str(P("%s/hdcp_delay_ms", n0), "soon"), -EINVAL, "hdcp_delay_ms soon");
+	want(write_str(P("%s/hdcp_delay_ms", n0), "250"), 0, "hdcp_delay_ms 250");
+	check(!strcmp(read_line(P("%s/hdcp_delay_ms", n0)), "250"),
+	      "hdcp_delay_ms: reads 250", read_line(P("%s/hdcp_delay_ms", n0)));
 }
 
 /* The connector with id @conn's property @name, or -1. */
@@ -484,6 +501,19 @@ static void test_connector_live(int fd)
 	     "enabled: preferred_mode");
 	want(write_str(P("%s/non_desktop", n0), "1"), -EBUSY, "enabled: non_desktop");
 	want(write_str(P("%s/vrr", n0), "0"), -EBUSY, "enabled: vrr");
+	want(write_str(P("%s/hdcp", n0), "1.4"), -EBUSY, "enabled: hdcp");
+	check(conn_prop(fd, conn, "Content Protection") == 0 &&
+	      conn_prop(fd, conn, "HDCP Content Type") == 0 &&
+	      conn_prop(fd, res->connectors[1], "Content Protection") == -1,
+	      "hdcp 2.2: Content Protection and HDCP Content Type, on that connector only",
+	      "missing or elsewhere");
+	c = drmModeGetConnectorCurrent(fd, conn);
+	snprintf(name, sizeof(name), "HDMI-A-%u", c ? c->connector_type_id : 0);
+	drmModeFreeConnector(c);
+	check(!strcmp(conn_debugfs(fd, name, "hdcp_sink_capability"), "HDCP1.4 HDCP2.2 "),
+	      "hdcp 2.2: debugfs hdcp_sink_capability",
+	      conn_debugfs(fd, name, "hdcp_sink_capability"));
+	want(write_str(P("%s/hdcp_delay_ms", n0), "120"), 0, "enabled: hdcp_delay_ms is live");
 
 	/* Stored, not yet in use. */
 	len = make_edid(e, 2560, 1440, 60, 34, false);
@@ -1122,11 +1152,12 @@ static void test_random(unsigned int seed, unsigned int ops)
 		"planes/%u/zpos_initial", "planes/%u/zpos_min", "planes/%u/zpos_max",
 		"crtcs/%u/refresh", "connectors/%u/status", "connectors/%u/type",
 		"connectors/%u/edid_enabled", "connectors/%u/preferred_mode",
-		"connectors/%u/non_desktop", "connectors/%u/vrr", "connectors/%u/link_status" };
+		"connectors/%u/non_desktop", "connectors/%u/vrr", "connectors/%u/link_status",
+		"connectors/%u/hdcp", "connectors/%u/hdcp_delay_ms" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
 		"640x480@1000", "-*", "+*", "+XR24", "-AR24", "+NV12", "rotate-0",
-		"rotate-0,reflect-x", "0x3f", "auto", "16", "255" };
+		"rotate-0,reflect-x", "0x3f", "auto", "16", "255", "1.4", "2.2", "none" };
 	uint8_t edid[256];
 	static const char *const base[] = {
 		"mkdir d3", "mkdir d3/crtcs/0", "mkdir d3/planes/0",
@@ -1181,7 +1212,8 @@ static void test_random(unsigned int seed, unsigned int ops)
 		/* What a configfs write may answer, and nothing else. */
 		if (ret && ret != -EINVAL && ret != -EBUSY && ret != -ENOENT &&
 		    ret != -EEXIST && ret != -ENOTEMPTY && ret != -E2BIG &&
-		    ret != -ENODEV && ret != -EPERM && ret != -ENODATA) {
+		    ret != -ENODEV && ret != -EPERM && ret != -ENODATA &&
+		    ret != -ERANGE) {
 			if (!errors++)
 				printf("# op %u: %s\n", i, err(ret));
 		}

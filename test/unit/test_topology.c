@@ -220,6 +220,16 @@ static void test_values(void)
 	      t.connectors[0].vrr && !t.connectors[1].vrr &&
 	      t.connectors[2].vrr && !t.connectors[3].vrr,
 	      "vrr_mask picks the vrr_capable connectors");
+	CHECK(t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
+	      t.connectors[0].hdcp_delay_ms == ATOMKMS_TOPO_HDCP_DELAY_MS,
+	      "no HDCP by default, the default delay");
+	p.hdcp_mask = 0x2;
+	p.hdcp_delay_ms = 30;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
+	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_2_2 &&
+	      t.connectors[1].hdcp_delay_ms == 30,
+	      "hdcp_mask picks the HDCP 2.2 monitors, hdcp_delay_ms their delay");
 }
 
 #define REFUSED(what, expr, rule) do {					\
@@ -252,6 +262,7 @@ static void test_bad_params(void)
 	BAD_PARAM(max_height, 8193, "largest mode");
 	BAD_PARAM(pref_width, 4097, "preferred mode is larger");
 	BAD_PARAM(num_refresh, 9, "at most 8 rates");
+	BAD_PARAM(hdcp_delay_ms, 10001, "hdcp_delay_ms must be at most 10000");
 #undef BAD_PARAM
 	/* 8 CRTCs with 3 overlays and a cursor each: 40 planes. */
 	p = defaults();
@@ -596,8 +607,15 @@ static void test_connector_attrs(void)
 	c.connectors[1].edid = e;
 	c.connectors[1].edid_len = len;
 	c.connectors[1].edid_enabled = true;
+	c.connectors[1].hdcp = ATOMKMS_TOPO_HDCP_1_4;
+	c.connectors[1].hdcp_delay_ms = 7;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
 	      !atomkms_topology_validate(&t, &why), "eDP 2880x1800@120: %s", why);
+	CHECK(t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
+	      t.connectors[0].hdcp_delay_ms == ATOMKMS_TOPO_HDCP_DELAY_MS &&
+	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_1_4 &&
+	      t.connectors[1].hdcp_delay_ms == 7,
+	      "configfs hdcp and hdcp_delay_ms reach the topology");
 	CHECK(t.connectors[0].type == 14 && t.connectors[0].pref_width == 2880 &&
 	      t.connectors[0].pref_height == 1800 && t.connectors[0].refresh == 120 &&
 	      t.connectors[0].max_width == 4096 && t.connectors[0].max_height == 2160,
