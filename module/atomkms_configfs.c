@@ -31,6 +31,8 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
+#include <drm/drm_print.h>
+
 #include "atomkms_drv.h"
 #include "atomkms_configfs.h"
 
@@ -104,6 +106,78 @@ static int atomkms_cfs_config(struct atomkms_cfs_device *dev,
 			atomkms_cfs_mask(&obj->links, &dev->encoder_list);
 	}
 	return 0;
+}
+
+/*
+ * Under the device's lock, on an enabled device: its atomkms_device, with
+ * the platform device's lock held, or NULL (a sysfs unbind may have
+ * removed it). Release with atomkms_cfs_put_akdev().
+ */
+struct atomkms_device *atomkms_cfs_get_akdev(struct atomkms_cfs_object *obj)
+{
+	struct platform_device *pdev = obj->dev->pdev;
+
+	device_lock(&pdev->dev);
+	if (pdev->dev.driver && platform_get_drvdata(pdev))
+		return platform_get_drvdata(pdev);
+	device_unlock(&pdev->dev);
+	return NULL;
+}
+
+void atomkms_cfs_put_akdev(struct atomkms_cfs_object *obj)
+{
+	device_unlock(&obj->dev->pdev->dev);
+}
+
+/**
+ * atomkms_cfs_refuse - say why a write to an object's attribute is refused
+ * @obj: the object (a plane, a connector, ...), under its device's lock
+ * @attr: the attribute's name
+ * @err: the errno the write answers
+ * @why: the reason, logged at debug level (drm_dbg_driver() on an enabled
+ *       device, pr_debug() else) with the attribute's path
+ *
+ * Return: @err.
+ */
+int atomkms_cfs_refuse(struct atomkms_cfs_object *obj,
+		       const char *attr, int err, const char *why)
+{
+	const char *dev = config_item_name(&obj->dev->group.cg_item);
+	const char *kind = config_item_name(obj->group.cg_item.ci_parent);
+	const char *name = config_item_name(&obj->group.cg_item);
+	struct atomkms_device *akdev = NULL;
+
+	if (obj->dev->pdev)
+		akdev = atomkms_cfs_get_akdev(obj);
+	if (akdev) {
+		drm_dbg_driver(&akdev->drm, "configfs %s/%s/%s/%s: %s (%d)\n",
+			       dev, kind, name, attr, why, err);
+		atomkms_cfs_put_akdev(obj);
+	} else {
+		pr_debug("atomkms: configfs %s/%s/%s/%s: %s (%d)\n",
+			 dev, kind, name, attr, why, err);
+	}
+	return err;
+}
+
+/**
+ * atomkms_cfs_lock_disabled - take the device's lock for a change of @obj
+ * @obj: the object written to
+ * @attr: the attribute's name
+ *
+ * Return: 0 with the device's lock held, or -EBUSY (logged, lock not held)
+ * if the device is enabled.
+ */
+int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj,
+			      const char *attr)
+{
+	mutex_lock(&obj->dev->lock);
+	if (!obj->dev->pdev)
+		return 0;
+	atomkms_cfs_refuse(obj, attr, -EBUSY,
+			   "the device is enabled (write 0 to enabled first)");
+	mutex_unlock(&obj->dev->lock);
+	return -EBUSY;
 }
 
 /* Under dev->lock: build and create the device. */

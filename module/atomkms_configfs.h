@@ -153,6 +153,11 @@ static inline struct atomkms_cfs_links *to_cfs_links(struct config_item *item)
 
 extern struct configfs_attribute *atomkms_cfs_connector_attrs[];
 extern struct configfs_attribute *atomkms_cfs_plane_attrs[];
+struct atomkms_device *atomkms_cfs_get_akdev(struct atomkms_cfs_object *obj);
+void atomkms_cfs_put_akdev(struct atomkms_cfs_object *obj);
+int atomkms_cfs_refuse(struct atomkms_cfs_object *obj, const char *attr,
+		       int err, const char *why);
+int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj, const char *attr);
 ssize_t atomkms_cfs_show(struct config_item *item, char *page,
 			 const u32 *field);
 void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,

@@ -32,61 +32,6 @@
 #include "atomkms_drv.h"
 #include "atomkms_configfs.h"
 
-/*
- * Under the device's lock, on an enabled device: its atomkms_device, with
- * the platform device's lock held, or NULL (a sysfs unbind may have
- * removed it). Release with atomkms_cfs_put_akdev().
- */
-static struct atomkms_device *atomkms_cfs_get_akdev(struct atomkms_cfs_object *obj)
-{
-	struct platform_device *pdev = obj->dev->pdev;
-
-	device_lock(&pdev->dev);
-	if (pdev->dev.driver && platform_get_drvdata(pdev))
-		return platform_get_drvdata(pdev);
-	device_unlock(&pdev->dev);
-	return NULL;
-}
-
-static void atomkms_cfs_put_akdev(struct atomkms_cfs_object *obj)
-{
-	device_unlock(&obj->dev->pdev->dev);
-}
-
-/* Under the device's lock: say why a write of @attr is refused. */
-static int atomkms_cfs_refuse(struct atomkms_cfs_object *obj,
-			      const char *attr, int err, const char *why)
-{
-	const char *dev = config_item_name(&obj->dev->group.cg_item);
-	const char *name = config_item_name(&obj->group.cg_item);
-	struct atomkms_device *akdev = NULL;
-
-	if (obj->dev->pdev)
-		akdev = atomkms_cfs_get_akdev(obj);
-	if (akdev) {
-		drm_dbg_driver(&akdev->drm, "configfs %s/connectors/%s/%s: %s (%d)\n",
-			       dev, name, attr, why, err);
-		atomkms_cfs_put_akdev(obj);
-	} else {
-		pr_debug("atomkms: configfs %s/connectors/%s/%s: %s (%d)\n",
-			 dev, name, attr, why, err);
-	}
-	return err;
-}
-
-/* Takes the device's lock; -EBUSY (and why) if the device is enabled. */
-static int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj,
-				     const char *attr)
-{
-	mutex_lock(&obj->dev->lock);
-	if (!obj->dev->pdev)
-		return 0;
-	atomkms_cfs_refuse(obj, attr, -EBUSY,
-			   "the device is enabled (write 0 to enabled first)");
-	mutex_unlock(&obj->dev->lock);
-	return -EBUSY;
-}
-
 /* Under the device's lock, on an enabled device: use the EDID chosen. */
 static int atomkms_cfs_push_edid(struct atomkms_cfs_object *obj,
 				 const u8 *edid, u32 len)

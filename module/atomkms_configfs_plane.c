@@ -27,29 +27,6 @@
 #include "atomkms_drv.h"
 #include "atomkms_configfs.h"
 
-/* Log why a write of @attr is refused; under the device's lock. */
-static int atomkms_cfs_plane_refuse(struct atomkms_cfs_object *obj,
-				    const char *attr, int err, const char *why)
-{
-	pr_debug("atomkms: configfs %s/planes/%s/%s: %s (%d)\n",
-		 config_item_name(&obj->dev->group.cg_item),
-		 config_item_name(&obj->group.cg_item), attr, why, err);
-	return err;
-}
-
-/* Takes the device's lock; -EBUSY (and why) if the device is enabled. */
-static int atomkms_cfs_plane_lock(struct atomkms_cfs_object *obj,
-				  const char *attr)
-{
-	mutex_lock(&obj->dev->lock);
-	if (!obj->dev->pdev)
-		return 0;
-	atomkms_cfs_plane_refuse(obj, attr, -EBUSY,
-				 "the device is enabled (write 0 to enabled first)");
-	mutex_unlock(&obj->dev->lock);
-	return -EBUSY;
-}
-
 static ssize_t atomkms_cfs_plane_type_show(struct config_item *item,
 					   char *page)
 {
@@ -63,15 +40,15 @@ static ssize_t atomkms_cfs_plane_type_store(struct config_item *item,
 	u32 v;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, "type");
+	ret = atomkms_cfs_lock_disabled(obj, "type");
 	if (ret)
 		return ret;
 	ret = kstrtou32(page, 0, &v);
 	if (!ret && v > ATOMKMS_TOPO_CURSOR)
 		ret = -EINVAL;
 	if (ret)
-		atomkms_cfs_plane_refuse(obj, "type", ret,
-					 "planes: primary, overlay or cursor (1, 0 or 2)");
+		atomkms_cfs_refuse(obj, "type", ret,
+				   "planes: primary, overlay or cursor (1, 0 or 2)");
 	else
 		obj->value = v;
 	mutex_unlock(&obj->dev->lock);
@@ -108,13 +85,13 @@ static ssize_t atomkms_cfs_plane_supported_formats_store(struct config_item *ite
 	u64 formats;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, "supported_formats");
+	ret = atomkms_cfs_lock_disabled(obj, "supported_formats");
 	if (ret)
 		return ret;
 	formats = atomkms_cfs_plane_formats(obj);
 	ret = atomkms_topo_parse_formats(page, count, &formats, &why);
 	if (ret) {
-		atomkms_cfs_plane_refuse(obj, "supported_formats", ret, why);
+		atomkms_cfs_refuse(obj, "supported_formats", ret, why);
 	} else {
 		obj->plane.formats_set = true;
 		obj->plane.formats = formats;
@@ -146,12 +123,12 @@ static ssize_t atomkms_cfs_plane_supported_rotations_store(struct config_item *i
 	u8 rotations;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, "supported_rotations");
+	ret = atomkms_cfs_lock_disabled(obj, "supported_rotations");
 	if (ret)
 		return ret;
 	ret = atomkms_topo_parse_rotations(page, count, &rotations, &why);
 	if (ret)
-		atomkms_cfs_plane_refuse(obj, "supported_rotations", ret, why);
+		atomkms_cfs_refuse(obj, "supported_rotations", ret, why);
 	else
 		obj->plane.rotations = rotations;
 	mutex_unlock(&obj->dev->lock);
@@ -180,15 +157,15 @@ static ssize_t atomkms_cfs_plane_max_scale_factor_store(struct config_item *item
 	u32 v;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, "max_scale_factor");
+	ret = atomkms_cfs_lock_disabled(obj, "max_scale_factor");
 	if (ret)
 		return ret;
 	ret = kstrtou32(page, 10, &v);
 	if (!ret && (v < 1 || v > 16))
 		ret = -EINVAL;
 	if (ret)
-		atomkms_cfs_plane_refuse(obj, "max_scale_factor", ret,
-					 "max_scale_factor must be 1 to 16");
+		atomkms_cfs_refuse(obj, "max_scale_factor", ret,
+				   "max_scale_factor must be 1 to 16");
 	else
 		obj->plane.max_scale_factor = v;
 	mutex_unlock(&obj->dev->lock);
@@ -216,12 +193,12 @@ static ssize_t atomkms_cfs_plane_zpos_mutable_store(struct config_item *item,
 	bool v;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, "zpos_mutable");
+	ret = atomkms_cfs_lock_disabled(obj, "zpos_mutable");
 	if (ret)
 		return ret;
 	ret = kstrtobool(page, &v);
 	if (ret) {
-		atomkms_cfs_plane_refuse(obj, "zpos_mutable", ret, "0 or 1");
+		atomkms_cfs_refuse(obj, "zpos_mutable", ret, "0 or 1");
 	} else {
 		obj->plane.zpos_mutable = v;
 		obj->plane.zpos_set |= ATOMKMS_CFG_ZPOS_MUTABLE;
@@ -254,7 +231,7 @@ static ssize_t atomkms_cfs_plane_zpos_store(struct config_item *item,
 	u32 v = 0;
 	int ret;
 
-	ret = atomkms_cfs_plane_lock(obj, attr);
+	ret = atomkms_cfs_lock_disabled(obj, attr);
 	if (ret)
 		return ret;
 	if (sysfs_streq(page, "auto")) {
@@ -265,8 +242,8 @@ static ssize_t atomkms_cfs_plane_zpos_store(struct config_item *item,
 	if (!ret && v > ATOMKMS_TOPO_MAX_ZPOS)
 		ret = -EINVAL;
 	if (ret) {
-		atomkms_cfs_plane_refuse(obj, attr, ret,
-					 "planes: zpos must be 0 to 255 (or auto)");
+		atomkms_cfs_refuse(obj, attr, ret,
+				   "planes: zpos must be 0 to 255 (or auto)");
 	} else {
 		*field = v;
 		obj->plane.zpos_set |= bit;
