@@ -43,6 +43,23 @@ uint64_t atomkms_card_mask(void)
 	return mask;
 }
 
+int atomkms_open_card(uint64_t mask)
+{
+	char path[32];
+	int fd;
+
+	if (!mask || (mask & (mask - 1)))
+		return -1;
+	snprintf(path, sizeof(path), "/dev/dri/card%d", __builtin_ctzll(mask));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+			drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int atomkms_cfs_remove(const char *dev)
 {
 	static const char *const kinds[] = { "connectors", "encoders", "planes", "crtcs" };

@@ -37,6 +37,8 @@ uint64_t atomkms_card_mask(void);
  * planes, CRTCs), then @dev. 0 when @dev is gone, else -errno of its rmdir.
  */
 int atomkms_cfs_remove(const char *dev);
+/* Open the one card in @mask, atomic; -1 if @mask has not exactly one bit. */
+int atomkms_open_card(uint64_t mask);
 
 /* Property id of @name on object @obj of DRM_MODE_OBJECT_@type, 0 if none. */
 uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name);

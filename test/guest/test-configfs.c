@@ -127,25 +127,6 @@ static void want(int got, int expected, const char *what)
 	check(got == expected, what, sf("%s, want %s", err(got), err(expected)));
 }
 
-/* Bit i: /dev/dri/card<i> exists and is driven by atomkms. */
-/* Open the one card in @mask, atomic; -1 if not exactly one. */
-static int open_card(uint64_t mask)
-{
-	char path[32];
-	int fd;
-
-	if (!mask || (mask & (mask - 1)))
-		return -1;
-	snprintf(path, sizeof(path), "/dev/dri/card%d", __builtin_ctzll(mask));
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd >= 0 && (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
-			drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Make device @dev from a script of "mkdir P", "ln DIR TARGET", "put P V". */
 static int build(const char *const *script)
 {
@@ -1131,7 +1112,7 @@ static void test_plane_caps(uint64_t before)
 		   "see above"))
 		return;
 	test_plane_attrs_disabled();
-	fd = open_card(atomkms_card_mask() & ~before);
+	fd = atomkms_open_card(atomkms_card_mask() & ~before);
 	if (check(fd >= 0, "its card", "none")) {
 		test_plane_caps_live(fd);
 		close(fd);
@@ -1252,7 +1233,7 @@ int main(int argc, char **argv)
 
 	want(write_str(P("d1/enabled"), "1"), 0, "enabled");
 	d1 = atomkms_card_mask() & ~before;
-	fd = open_card(d1);
+	fd = atomkms_open_card(d1);
 	check(fd >= 0, "one new atomkms card", sf("cards 0x%llx -> 0x%llx",
 						  (unsigned long long)before,
 						  (unsigned long long)(before | d1)));
@@ -1273,7 +1254,7 @@ int main(int argc, char **argv)
 	check(!build(one_crtc), "a one-CRTC device described", "see above");
 	want(write_str(P("d2/enabled"), "1"), 0, "the second device enabled");
 	d2 = atomkms_card_mask() & ~before & ~d1;
-	fd2 = open_card(d2);
+	fd2 = atomkms_open_card(d2);
 	check(fd2 >= 0 && show_frame(fd2), "the second card shows a frame", "failed");
 	if (fd2 >= 0)
 		close(fd2);
@@ -1292,7 +1273,7 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	want(write_str(P("d1/enabled"), "1"), 0, "enabled again");
-	fd = open_card(atomkms_card_mask() & ~before);
+	fd = atomkms_open_card(atomkms_card_mask() & ~before);
 	check(fd >= 0 && show_frame(fd), "enabled again: it shows a frame", "failed");
 	if (fd >= 0)
 		close(fd);
