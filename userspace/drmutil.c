@@ -12,11 +12,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/netlink.h>
 #include <drm_fourcc.h>
 
 #include "drmutil.h"
@@ -611,6 +613,58 @@ double mono_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int uevent_open(void)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_KOBJECT_UEVENT);
+
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a))) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+void uevent_drain(int s)
+{
+	char buf[4096];
+
+	while (recv(s, buf, sizeof(buf), 0) > 0)
+		;
+}
+
+double uevent_wait_drm(int s, uint32_t conn, uint32_t prop, int ms)
+{
+	char buf[4096], want_conn[32], want_prop[32];
+	double end = mono_now() + ms / 1e3;
+
+	snprintf(want_conn, sizeof(want_conn), "CONNECTOR=%u", conn);
+	snprintf(want_prop, sizeof(want_prop), "PROPERTY=%u", prop);
+	while (mono_now() < end) {
+		struct pollfd p = { .fd = s, .events = POLLIN };
+		bool drm = false, hp = false, c = false, pr = !prop;
+		ssize_t n;
+		char *k;
+
+		if (poll(&p, 1, 20) <= 0)
+			continue;
+		n = recv(s, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		for (k = buf; k < buf + n; k += strlen(k) + 1) {
+			drm |= !strcmp(k, "SUBSYSTEM=drm");
+			hp |= !strcmp(k, "HOTPLUG=1");
+			c |= !strcmp(k, want_conn);
+			pr |= !strcmp(k, want_prop);
+		}
+		if (drm && hp && c && pr)
+			return mono_now();
+	}
+	return -1;
 }
 
 /* Kuhn's augmenting path: give connector @c a CRTC, moving others along. */

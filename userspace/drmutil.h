@@ -163,6 +163,18 @@ double flip_stats_refresh(const struct flip_stats *s);
 /* CLOCK_MONOTONIC in seconds. */
 double mono_now(void);
 
+/* A nonblocking socket that hears the kernel's uevents, or -1. */
+int uevent_open(void);
+/* Drop the uevents queued on @s. */
+void uevent_drain(int s);
+/*
+ * Wait up to @ms for the kernel's drm HOTPLUG=1 uevent naming connector
+ * @conn and, unless @prop is 0, property @prop (CONNECTOR= and PROPERTY=,
+ * as igt's igt_connector_event_detected() wants them). Returns the
+ * mono_now() it came at, or -1.
+ */
+double uevent_wait_drm(int s, uint32_t conn, uint32_t prop, int ms);
+
 /*
  * Every connected connector with modes paired with a distinct CRTC one of
  * its encoders allows (a maximum matching, so that no connector is left out

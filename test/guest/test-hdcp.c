@@ -101,63 +101,6 @@ static void teardown(void)
 	atomkms_cfs_remove(P("hd"));
 }
 
-static int uevent_open(void)
-{
-	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		       NETLINK_KOBJECT_UEVENT);
-
-	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a))) {
-		close(s);
-		return -1;
-	}
-	return s;
-}
-
-static void uevent_drain(int s)
-{
-	char buf[4096];
-
-	while (recv(s, buf, sizeof(buf), 0) > 0)
-		;
-}
-
-/*
- * Wait up to @ms for the kernel's uevent naming connector @conn and
- * property @prop (HOTPLUG=1, CONNECTOR=, PROPERTY=, as igt's
- * igt_connector_event_detected() wants it); the time it came, or -1.
- */
-static double uevent_wait(int s, uint32_t conn, uint32_t prop, int ms)
-{
-	char buf[4096], want_conn[32], want_prop[32];
-	double end = mono_now() + ms / 1e3;
-
-	snprintf(want_conn, sizeof(want_conn), "CONNECTOR=%u", conn);
-	snprintf(want_prop, sizeof(want_prop), "PROPERTY=%u", prop);
-	while (mono_now() < end) {
-		struct pollfd p = { .fd = s, .events = POLLIN };
-		bool drm = false, hp = false, c = false, pr = false;
-		ssize_t n;
-		char *k;
-
-		if (poll(&p, 1, 20) <= 0)
-			continue;
-		n = recv(s, buf, sizeof(buf) - 1, 0);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		for (k = buf; k < buf + n; k += strlen(k) + 1) {
-			drm |= !strcmp(k, "SUBSYSTEM=drm");
-			hp |= !strcmp(k, "HOTPLUG=1");
-			c |= !strcmp(k, want_conn);
-			pr |= !strcmp(k, want_prop);
-		}
-		if (drm && hp && c && pr)
-			return mono_now();
-	}
-	return -1;
-}
-
 struct hd {
 	int fd, s;
 	uint32_t conn[2], cp, type;
@@ -248,7 +191,7 @@ static const char *conn_debugfs(int fd, uint32_t conn, const char *file)
  */
 static double expect_enabled(struct hd *h, int i, double t0, const char *what)
 {
-	double t = uevent_wait(h->s, h->conn[i], h->cp, DELAY_MS + SLACK_MS);
+	double t = uevent_wait_drm(h->s, h->conn[i], h->cp, DELAY_MS + SLACK_MS);
 	double ms = (t - t0) * 1e3;
 	uint64_t v = cp_of(h, i);
 
@@ -267,7 +210,7 @@ static double expect_enabled(struct hd *h, int i, double t0, const char *what)
 /* Connector @i is ENABLED; @cause ends it: DESIRED at once, a uevent. */
 static void expect_fallback(struct hd *h, int i, double t0, const char *what)
 {
-	double t = uevent_wait(h->s, h->conn[i], h->cp, SLACK_MS);
+	double t = uevent_wait_drm(h->s, h->conn[i], h->cp, SLACK_MS);
 
 	check(t > 0 && cp_of(h, i) == CP_DESIRED,
 	      sf("%s: ENABLED falls back to DESIRED, with a uevent", what),
@@ -350,7 +293,7 @@ static void test_machine(struct hd *h)
 
 	/* DESIRED written over ENABLED changes nothing. */
 	check(set_cp(h, 0, CP_DESIRED, -1) == 0 && cp_of(h, 0) == CP_ENABLED &&
-	      uevent_wait(h->s, h->conn[0], h->cp, 300) < 0,
+	      uevent_wait_drm(h->s, h->conn[0], h->cp, 300) < 0,
 	      "DESIRED over ENABLED: stays ENABLED, no uevent", "changed");
 
 	/* Unplug and plug again. */
@@ -397,7 +340,7 @@ static void test_machine(struct hd *h)
 	t0 = mono_now();
 	check(set_cp(h, 0, -1, 1) == 0 && cp_of(h, 0) == CP_DESIRED,
 	      "type 1 over ENABLED type 0: DESIRED at once", "not so");
-	check(uevent_wait(h->s, h->conn[0], h->cp, SLACK_MS) > 0,
+	check(uevent_wait_drm(h->s, h->conn[0], h->cp, SLACK_MS) > 0,
 	      "type change: a uevent for ENABLED -> DESIRED", "none");
 	expect_enabled(h, 0, t0, "type 1 (HDCP 2.2 monitor)");
 
@@ -405,7 +348,7 @@ static void test_machine(struct hd *h)
 	uevent_drain(h->s);
 	check(set_cp(h, 0, CP_UNDESIRED, -1) == 0 && cp_of(h, 0) == CP_UNDESIRED,
 	      "UNDESIRED: at once", "not so");
-	check(uevent_wait(h->s, h->conn[0], h->cp, DELAY_MS + 300) < 0 &&
+	check(uevent_wait_drm(h->s, h->conn[0], h->cp, DELAY_MS + 300) < 0 &&
 	      cp_of(h, 0) == CP_UNDESIRED, "UNDESIRED: no uevent, stays UNDESIRED",
 	      "changed");
 
@@ -440,7 +383,7 @@ static void test_live_delay(struct hd *h)
 	uevent_drain(h->s);
 	t0 = mono_now();
 	set_cp(h, 0, CP_DESIRED, 0);
-	t = uevent_wait(h->s, h->conn[0], h->cp, 1000 + SLACK_MS);
+	t = uevent_wait_drm(h->s, h->conn[0], h->cp, 1000 + SLACK_MS);
 	check(t > 0 && (t - t0) * 1e3 >= 999 && cp_of(h, 0) == CP_ENABLED,
 	      "hdcp_delay_ms 1000: ENABLED, not before 1000 ms",
 	      sf("%.1f ms", t > 0 ? (t - t0) * 1e3 : -1));
