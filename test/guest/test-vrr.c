@@ -321,6 +321,32 @@ static int run_phase(uint32_t plane, uint32_t fb_prop, const uint32_t *fbs,
 	return 0;
 }
 
+/*
+ * Fold a further run of a phase into @res: the counts add up, the
+ * interval range widens, and the first early or late flip stays first.
+ */
+static void merge_phase(struct phase_result *res,
+			const struct phase_result *more)
+{
+	if (more->intervals) {
+		if (!res->intervals || more->min_ms < res->min_ms)
+			res->min_ms = more->min_ms;
+		if (!res->intervals || more->max_ms > res->max_ms)
+			res->max_ms = more->max_ms;
+	}
+	res->intervals += more->intervals;
+	res->seq_gaps += more->seq_gaps;
+	res->ts_bad += more->ts_bad;
+	res->late += more->late;
+	if (!res->flips_early)
+		res->early_ms = more->early_ms;
+	if (!res->flips_late)
+		res->late_ms = more->late_ms;
+	res->flips_checked += more->flips_checked;
+	res->flips_early += more->flips_early;
+	res->flips_late += more->flips_late;
+}
+
 static int set_vrr(const struct kms_pipe *p, int on)
 {
 	struct areq r;
@@ -363,7 +389,7 @@ int main(int argc, char **argv)
 	struct dumb_fb fb[2] = { 0 };
 	struct phase_result res;
 	struct kms_pipe p;
-	unsigned int n = 40, vmin = 0, vmax = 0, i;
+	unsigned int n = 40, vmin = 0, vmax = 0, i, run;
 	uint32_t blob = 0, fb_prop, fbs[2];
 	uint64_t cap = 0, tmin, tmax, frame;
 	bool in_range;
@@ -469,9 +495,28 @@ int main(int argc, char **argv)
 
 			ret = run_phase(p.plane, fb_prop, fbs, t,
 					t ? n : n / 2, &res);
+			/*
+			 * A flip is judged only when its ioctl returned
+			 * within the frame; on a slow guest (the debug
+			 * kernel on a busy host) few do at the longer
+			 * intervals, so flip more until 4 are, 4 runs at
+			 * most. Every run's vblanks are checked too.
+			 */
+			for (run = 1; !ret && t && run < 4 &&
+			     res.flips_checked < 4; run++) {
+				struct phase_result more;
+
+				ret = run_phase(p.plane, fb_prop, fbs, t, n,
+						&more);
+				if (!ret)
+					merge_phase(&res, &more);
+			}
 			if (!check(!ret, sf("%s: flips and events", what),
 				   strerror(-ret)))
 				continue;
+			if (run > 1)
+				printf("# %s: %u runs of %u flips to judge 4\n",
+				       what, run, n);
 			if (!t || t > tmax)
 				exp_ms = tmax / 1e6;	/* the longest */
 			else if (t < tmin)
@@ -498,7 +543,7 @@ int main(int argc, char **argv)
 			      sf("%.3f..%.3f ms", res.min_ms, res.max_ms));
 			if (t) {
 				printf("# %u of %u flips judged (ioctl returned within the frame)\n",
-				       res.flips_checked, n);
+				       res.flips_checked, run * n);
 				if (res.flips_late)
 					printf("# %u flips published after their ioctl (first %+.3f ms)\n",
 					       res.flips_late, res.late_ms);
