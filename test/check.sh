@@ -112,6 +112,8 @@ igt_run test/igt/ci-3crtc.list igt-ci-3crtc "$three_crtcs" \
 GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount ""
 GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount-3crtc "$three_crtcs" \
 	test/igt/expected-3crtc.txt test/igt/expected.txt
+# kms_cursor_legacy's flip and cursor races, each a flip by the next vblank.
+GUEST_CLOCK=icount igt_run test/igt/ci-icount-cursor.list igt-ci-icount-cursor ""
 GUEST_CLOCK=icount igt_run test/igt/ci-icount-720p.list igt-ci-icount-720p \
 	"pref_width=1280 pref_height=720"
 # kms_vrr: flip events at a requested rate within 1 Hz, at the default
