@@ -133,6 +133,16 @@ igt_run test/igt/ci-hdcp.list igt-ci-hdcp "hdcp_mask=1 hdcp_delay_ms=50" \
 	test/igt/expected-hdcp.txt test/igt/expected.txt
 
 echo
-[ -z "$failed_in" ] || echo "check: failures in$failed_in (logs in $log/)"
+# The failures again, at the end where a truncated log still shows them:
+# each failing stage's not-ok and unexpected lines.
+if [ -n "$failed_in" ]; then
+	echo "check: failures in$failed_in (logs in $log/)"
+	for f in $failed_in; do
+		f=${f%%(*}
+		[ -f "$log/$f.log" ] || continue
+		grep -E '^not ok|^UNEXPECTED |^unexpected \(|^RERUN .*then fail|: FAIL|run failed|: did not run' \
+			"$log/$f.log" | head -n 20 | sed "s|^|check: $f: |"
+	done
+fi
 echo "check: $passed passed, $failed failed"
 [ "$failed" = 0 ]
