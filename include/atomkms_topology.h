@@ -265,6 +265,33 @@ struct atomkms_params {
 #define ATOMKMS_CFG_ZPOS_MAX		0x8
 
 /**
+ * struct atomkms_config_plane_caps - a plane's capabilities, as configured
+ * @formats_set: @formats was given; otherwise the type's default (every
+ *               format; a cursor ARGB8888 and XRGB8888)
+ * @formats: the formats, as &atomkms_topo_plane's
+ * @rotations: the rotations (DRM's bits), 0 for all
+ * @max_scale_factor: scaling by up to this, 1 to 16 (0: 4, a cursor 1)
+ * @zpos_set: which of the zpos values were given (%ATOMKMS_CFG_ZPOS_*);
+ *            the others are as atomkms_topology_from_config() places them
+ * @zpos_mutable: whether userspace may move the plane
+ * @zpos: its initial zpos
+ * @zpos_min: the lowest zpos it takes
+ * @zpos_max: the highest zpos it takes
+ *
+ * configfs's plane directories hold one each, and copy it into
+ * &atomkms_config when the device is enabled.
+ */
+struct atomkms_config_plane_caps {
+	bool formats_set;
+	u64 formats;
+	u8 rotations;
+	u8 max_scale_factor;
+	u8 zpos_set;
+	bool zpos_mutable;
+	u16 zpos, zpos_min, zpos_max;
+};
+
+/**
  * struct atomkms_config - a topology as configfs describes it (vkms's
  * layout: objects in the order they were made, routes as masks of them)
  * @num_planes: entries of @planes
@@ -272,13 +299,7 @@ struct atomkms_params {
  * @num_encoders: entries of @encoders
  * @num_connectors: entries of @connectors
  * @planes: @type (enum atomkms_topo_plane_type), @possible_crtcs, and
- *          the plane's capabilities: @formats (as &atomkms_topo_plane's,
- *          if @formats_set, else the type's default: every format, a
- *          cursor ARGB8888 and XRGB8888), @rotations (0: all), scaling by
- *          up to @max_scale_factor (0: 4, a cursor 1), and its zpos:
- *          @zpos_mutable, @zpos, @zpos_min and @zpos_max, each as given
- *          if its %ATOMKMS_CFG_ZPOS_* bit is in @zpos_set, else as
- *          atomkms_topology_from_config() places it
+ *          the plane's capabilities @caps
  * @crtcs: @writeback (it has a writeback connector) and @refresh (Hz of
  *         the preferred mode of the connectors it drives)
  * @encoders: @possible_crtcs
@@ -296,13 +317,7 @@ struct atomkms_config {
 	struct {
 		u8 type;
 		u32 possible_crtcs;
-		bool formats_set;
-		u64 formats;
-		u8 rotations;
-		u8 max_scale_factor;
-		u8 zpos_set;
-		bool zpos_mutable;
-		u16 zpos, zpos_min, zpos_max;
+		struct atomkms_config_plane_caps caps;
 	} planes[ATOMKMS_TOPO_MAX_PLANES];
 	struct {
 		bool writeback;

@@ -44,28 +44,6 @@ struct atomkms_cfs_connector {
 };
 
 /**
- * struct atomkms_cfs_plane - a plane's capabilities, as written
- * @formats_set: @formats was written; otherwise the type's default
- * @formats: the formats, bit i for atomkms_formats[i]
- * @rotations: the rotations (DRM's bits), 0 for all
- * @max_scale_factor: 1 to 16, 0 for the default (4, a cursor 1)
- * @zpos_set: which of the zpos values were written (%ATOMKMS_CFG_ZPOS_*)
- * @zpos_mutable: zpos_mutable, if written
- * @zpos: zpos_initial, if written
- * @zpos_min: zpos_min, if written
- * @zpos_max: zpos_max, if written
- */
-struct atomkms_cfs_plane {
-	bool formats_set;
-	u64 formats;
-	u8 rotations;
-	u8 max_scale_factor;
-	u8 zpos_set;
-	bool zpos_mutable;
-	u16 zpos, zpos_min, zpos_max;
-};
-
-/**
  * struct atomkms_cfs_device - one configfs device
  * @group: DEVICE/
  * @planes: DEVICE/planes/
@@ -127,7 +105,7 @@ struct atomkms_cfs_object {
 	u32 refresh;
 	u32 index;
 	struct atomkms_cfs_connector conn;
-	struct atomkms_cfs_plane plane;
+	struct atomkms_config_plane_caps plane;
 };
 
 #define ATOMKMS_CFS_CONNECTED		1

@@ -307,15 +307,5 @@ struct configfs_attribute *atomkms_cfs_plane_attrs[] = {
 void atomkms_cfs_plane_config(struct atomkms_cfs_object *obj,
 			      struct atomkms_config *c, u32 i)
 {
-	const struct atomkms_cfs_plane *p = &obj->plane;
-
-	c->planes[i].formats_set = p->formats_set;
-	c->planes[i].formats = p->formats;
-	c->planes[i].rotations = p->rotations;
-	c->planes[i].max_scale_factor = p->max_scale_factor;
-	c->planes[i].zpos_set = p->zpos_set;
-	c->planes[i].zpos_mutable = p->zpos_mutable;
-	c->planes[i].zpos = p->zpos;
-	c->planes[i].zpos_min = p->zpos_min;
-	c->planes[i].zpos_max = p->zpos_max;
+	c->planes[i].caps = obj->plane;
 }

@@ -280,11 +280,11 @@ static const char *atomkms_config_check_connector(const struct atomkms_config *c
 static const char *atomkms_config_check_plane(const struct atomkms_config *c,
 					      u32 k)
 {
-	if (c->planes[k].formats_set &&
-	    (!c->planes[k].formats ||
-	     (c->planes[k].formats & ~atomkms_topo_formats_all())))
+	if (c->planes[k].caps.formats_set &&
+	    (!c->planes[k].caps.formats ||
+	     (c->planes[k].caps.formats & ~atomkms_topo_formats_all())))
 		return "planes: supported_formats must name at least one format";
-	if (c->planes[k].max_scale_factor > 16)
+	if (c->planes[k].caps.max_scale_factor > 16)
 		return "max_scale_factor must be 1 to 16";
 	return NULL;
 }
@@ -338,13 +338,13 @@ static const char *atomkms_config_check(const struct atomkms_config *c)
 static bool atomkms_config_zpos(const struct atomkms_config *c, u32 k,
 				u32 *z, u32 *zmin, u32 *zmax, u32 overlays)
 {
-	u8 set = c->planes[k].zpos_set;
+	u8 set = c->planes[k].caps.zpos_set;
 	bool mutable = c->planes[k].type == ATOMKMS_TOPO_OVERLAY;
 
 	if (set & ATOMKMS_CFG_ZPOS_MUTABLE)
-		mutable = c->planes[k].zpos_mutable;
+		mutable = c->planes[k].caps.zpos_mutable;
 	if (set & ATOMKMS_CFG_ZPOS_INITIAL)
-		*z = c->planes[k].zpos;
+		*z = c->planes[k].caps.zpos;
 	if (!mutable) {
 		*zmin = *z;
 		*zmax = *z;
@@ -356,9 +356,9 @@ static bool atomkms_config_zpos(const struct atomkms_config *c, u32 k,
 		*zmax = overlays + 1;
 	}
 	if (set & ATOMKMS_CFG_ZPOS_MIN)
-		*zmin = c->planes[k].zpos_min;
+		*zmin = c->planes[k].caps.zpos_min;
 	if (set & ATOMKMS_CFG_ZPOS_MAX)
-		*zmax = c->planes[k].zpos_max;
+		*zmax = c->planes[k].caps.zpos_max;
 	return true;
 }
 
@@ -383,7 +383,7 @@ static void atomkms_config_planes(const struct atomkms_config *c,
 		crtc->lut_size = ATOMKMS_TOPO_LUT_SIZE;
 		for (k = 0; k < c->num_planes; k++) {
 			u32 mask = c->planes[k].possible_crtcs, z = 0;
-			u32 zmin = 0, zmax = 0, f = c->planes[k].max_scale_factor;
+			u32 zmin = 0, zmax = 0, f = c->planes[k].caps.max_scale_factor;
 			u8 type = c->planes[k].type, p;
 			struct atomkms_topo_plane *pl;
 			bool mutable;
@@ -409,10 +409,10 @@ static void atomkms_config_planes(const struct atomkms_config *c,
 						   ATOMKMS_TOPO_SCALE_ONE * (int)f);
 			pl = &t->planes[p];
 			pl->zpos_mutable = mutable;
-			if (c->planes[k].formats_set)
-				pl->formats = c->planes[k].formats;
-			if (c->planes[k].rotations)
-				pl->rotations = c->planes[k].rotations;
+			if (c->planes[k].caps.formats_set)
+				pl->formats = c->planes[k].caps.formats;
+			if (c->planes[k].caps.rotations)
+				pl->rotations = c->planes[k].caps.rotations;
 			if (type == ATOMKMS_TOPO_PRIMARY &&
 			    crtc->primary == ATOMKMS_TOPO_NONE)
 				crtc->primary = p;

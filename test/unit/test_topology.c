@@ -772,18 +772,18 @@ static void test_plane_caps(void)
 
 	/* A configured plane's capabilities reach the topology. */
 	c = config(1, 2, false);
-	c.planes[0].formats_set = true;
-	c.planes[0].formats = xr24 | ar24;
-	c.planes[0].rotations = 0x5;
-	c.planes[0].max_scale_factor = 1;
-	c.planes[0].zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
-	c.planes[0].zpos_mutable = true;
-	c.planes[1].max_scale_factor = 16;
-	c.planes[1].zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_INITIAL;
-	c.planes[1].zpos_min = 0;
-	c.planes[1].zpos = 2;
-	c.planes[2].zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
-	c.planes[2].zpos_mutable = false;
+	c.planes[0].caps.formats_set = true;
+	c.planes[0].caps.formats = xr24 | ar24;
+	c.planes[0].caps.rotations = 0x5;
+	c.planes[0].caps.max_scale_factor = 1;
+	c.planes[0].caps.zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
+	c.planes[0].caps.zpos_mutable = true;
+	c.planes[1].caps.max_scale_factor = 16;
+	c.planes[1].caps.zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_INITIAL;
+	c.planes[1].caps.zpos_min = 0;
+	c.planes[1].caps.zpos = 2;
+	c.planes[2].caps.zpos_set = ATOMKMS_CFG_ZPOS_MUTABLE;
+	c.planes[2].caps.zpos_mutable = false;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
 	      !atomkms_topology_validate(&t, &why), "plane caps: %s", why);
 	CHECK(t.planes[0].formats == (xr24 | ar24) && t.planes[0].rotations == 0x5 &&
@@ -803,41 +803,41 @@ static void test_plane_caps(void)
 	      "the cursor: its defaults");
 
 	c = config(1, 1, false);
-	c.planes[1].formats_set = true;
+	c.planes[1].caps.formats_set = true;
 	REFUSED("-* left empty", atomkms_topology_from_config(&c, &t, &why),
 		"supported_formats must name at least one format");
-	c.planes[1].formats = 1ULL << 50;
+	c.planes[1].caps.formats = 1ULL << 50;
 	REFUSED("a format beyond the table", atomkms_topology_from_config(&c, &t, &why),
 		"supported_formats must name at least one format");
 	c = config(1, 1, false);
-	c.planes[1].max_scale_factor = 17;
+	c.planes[1].caps.max_scale_factor = 17;
 	REFUSED("max_scale_factor 17", atomkms_topology_from_config(&c, &t, &why),
 		"max_scale_factor must be 1 to 16");
 	c = config(1, 1, false);
-	c.planes[2].max_scale_factor = 2;
+	c.planes[2].caps.max_scale_factor = 2;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
 	REFUSED("a cursor that scales", atomkms_topology_validate(&t, &why),
 		"cursors do not scale");
 	c = config(1, 1, false);
-	c.planes[1].zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_MAX;
-	c.planes[1].zpos_min = 3;
-	c.planes[1].zpos_max = 2;
+	c.planes[1].caps.zpos_set = ATOMKMS_CFG_ZPOS_MIN | ATOMKMS_CFG_ZPOS_MAX;
+	c.planes[1].caps.zpos_min = 3;
+	c.planes[1].caps.zpos_max = 2;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
 	REFUSED("zpos_min 3, zpos_max 2", atomkms_topology_validate(&t, &why),
 		"zpos_min above zpos_max");
-	c.planes[1].zpos_min = 0;
-	c.planes[1].zpos_max = 300;
+	c.planes[1].caps.zpos_min = 0;
+	c.planes[1].caps.zpos_max = 300;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
 	REFUSED("zpos_max 300", atomkms_topology_validate(&t, &why),
 		"zpos must be 0 to 255");
-	c.planes[1].zpos_max = 5;
-	c.planes[1].zpos_set |= ATOMKMS_CFG_ZPOS_INITIAL;
-	c.planes[1].zpos = 6;
+	c.planes[1].caps.zpos_max = 5;
+	c.planes[1].caps.zpos_set |= ATOMKMS_CFG_ZPOS_INITIAL;
+	c.planes[1].caps.zpos = 6;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
 	REFUSED("zpos 6 in 0-5", atomkms_topology_validate(&t, &why),
 		"zpos outside its range");
 	c = config(1, 1, false);
-	c.planes[0].rotations = 0x2;
+	c.planes[0].caps.rotations = 0x2;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
 	REFUSED("rotate-90 alone", atomkms_topology_validate(&t, &why),
 		"rotations: rotate-0 and any of");
