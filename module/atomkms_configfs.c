@@ -18,7 +18,10 @@
  *
  * Writing 1 to enabled turns the description into a topology
  * (atomkms_topology_from_config(), atomkms_topology_validate()) and
- * creates a DRM device from it; 0 unplugs and removes that device. While
+ * creates a DRM device from it, with the EDIDs its connectors use; 0
+ * unplugs and removes that device. The monitors' live state (status,
+ * EDID, HDCP delay) is kept with the platform device (atomkms_monitor.c),
+ * so a sysfs unbind and bind brings the device back as configured. While
  * a device is enabled only a connector's status, edid, edid_enabled and
  * link_status may change (each a hotplug), and its hdcp_delay_ms;
  * anything else answers -EBUSY.
@@ -204,7 +207,7 @@ static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 				    why);
 	if (ret)
 		goto out;
-	pdev = atomkms_device_create(topo, PLATFORM_DEVID_AUTO);
+	pdev = atomkms_device_create(topo, c, PLATFORM_DEVID_AUTO);
 	if (IS_ERR(pdev)) {
 		ret = PTR_ERR(pdev);
 		pr_warn("atomkms: configfs device %s: the device failed to probe: %d\n",
@@ -249,7 +252,7 @@ static ssize_t atomkms_cfs_device_enabled_store(struct config_item *item,
 		ret = atomkms_cfs_enable(dev);
 	} else if (!enable && dev->pdev) {
 		/* Clients still open get errors: drm_dev_unplug(). */
-		platform_device_unregister(dev->pdev);
+		atomkms_device_destroy(dev->pdev);
 		dev->pdev = NULL;
 	}
 	mutex_unlock(&dev->lock);
@@ -591,7 +594,7 @@ static void atomkms_cfs_device_release(struct config_item *item)
 	struct atomkms_cfs_device *dev = to_cfs_device(item);
 
 	if (dev->pdev)
-		platform_device_unregister(dev->pdev);
+		atomkms_device_destroy(dev->pdev);
 	mutex_destroy(&dev->lock);
 	kfree(dev);
 }

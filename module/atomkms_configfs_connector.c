@@ -16,7 +16,9 @@
  *                   live, from the next authentication on
  *
  * "live" attributes may change while the device is enabled; the others
- * answer -EBUSY then. Every refused write answers an errno and logs why
+ * answer -EBUSY then. A live status, EDID and HDCP delay stay with the
+ * platform device (atomkms_monitor.c): unbound and bound again through
+ * sysfs, the device has them still. Every refused write answers an errno and logs why
  * (drm_dbg_driver() on an enabled device, else pr_debug()). Values are
  * checked with the topology's own rules (atomkms_topology.c), and go into
  * &struct atomkms_config when the device is enabled.
@@ -32,18 +34,15 @@
 #include "atomkms_drv.h"
 #include "atomkms_configfs.h"
 
-/* Under the device's lock, on an enabled device: use the EDID chosen. */
+/*
+ * Under the device's lock, on an enabled device: the monitor's EDID, kept
+ * with the platform device (a bind after an unbind keeps it) and taken by
+ * the bound device at once.
+ */
 static int atomkms_cfs_push_edid(struct atomkms_cfs_object *obj,
 				 const u8 *edid, u32 len)
 {
-	struct atomkms_device *akdev = atomkms_cfs_get_akdev(obj);
-	int ret;
-
-	if (!akdev)
-		return 0;
-	ret = atomkms_output_set_edid(akdev, obj->index, edid, len);
-	atomkms_cfs_put_akdev(obj);
-	return ret;
+	return atomkms_monitor_set_edid(obj->dev->pdev, obj->index, edid, len);
 }
 
 static void atomkms_cfs_push_link(struct atomkms_cfs_object *obj)
@@ -80,7 +79,6 @@ static ssize_t atomkms_cfs_connector_status_store(struct config_item *item,
 						  size_t count)
 {
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	struct atomkms_device *akdev;
 	u32 v;
 	int ret;
 
@@ -93,12 +91,9 @@ static ssize_t atomkms_cfs_connector_status_store(struct config_item *item,
 				   "1 (connected) or 2 (disconnected)");
 	} else {
 		obj->value = v;
-		akdev = obj->dev->pdev ? atomkms_cfs_get_akdev(obj) : NULL;
-		if (akdev) {
-			atomkms_output_set_connected(akdev, obj->index,
-						     v == ATOMKMS_CFS_CONNECTED);
-			atomkms_cfs_put_akdev(obj);
-		}
+		if (obj->dev->pdev)
+			atomkms_monitor_set_connected(obj->dev->pdev, obj->index,
+						      v == ATOMKMS_CFS_CONNECTED);
 	}
 	mutex_unlock(&obj->dev->lock);
 	return ret ? ret : count;
@@ -166,6 +161,12 @@ static ssize_t atomkms_cfs_connector_edid_store(struct config_item *item,
 
 	if (!clear) {
 		why = atomkms_topo_check_edid((const u8 *)page, count);
+		if (!why)
+			ret = atomkms_output_check_edid((const u8 *)page, count);
+		if (ret == -EINVAL)
+			why = "DRM's EDID parser refuses it";
+		else if (ret)
+			return ret;
 		edid = why ? NULL : kmemdup(page, count, GFP_KERNEL);
 		if (!why && !edid)
 			return -ENOMEM;
@@ -429,7 +430,6 @@ static ssize_t atomkms_cfs_connector_hdcp_delay_ms_store(struct config_item *ite
 							 size_t count)
 {
 	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	struct atomkms_device *akdev;
 	u32 v;
 	int ret;
 
@@ -442,11 +442,9 @@ static ssize_t atomkms_cfs_connector_hdcp_delay_ms_store(struct config_item *ite
 				   "milliseconds, 1 to 10000");
 	} else {
 		obj->conn.hdcp_delay_ms = v;
-		akdev = obj->dev->pdev ? atomkms_cfs_get_akdev(obj) : NULL;
-		if (akdev) {
-			atomkms_output_set_hdcp_delay(akdev, obj->index, v);
-			atomkms_cfs_put_akdev(obj);
-		}
+		if (obj->dev->pdev)
+			atomkms_monitor_set_hdcp_delay(obj->dev->pdev,
+						       obj->index, v);
 	}
 	mutex_unlock(&obj->dev->lock);
 	return ret ? ret : count;
@@ -500,27 +498,20 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 }
 
 /**
- * atomkms_cfs_connector_enabled - hand a new device its connectors' EDIDs
+ * atomkms_cfs_connector_enabled - links set bad before the device was made
  * @dev: the device, just enabled, under its lock
  *
- * The topology holds no EDID bytes (it is copied as platform data): each
- * connector that uses a written EDID takes it now, and one whose link was
- * set bad has it so, each with a hotplug event. A device bound again
- * through sysfs starts with its generated EDIDs.
+ * Each connector whose link was set bad has it so, with a hotplug event.
+ * (The EDIDs in use came with the device: atomkms_device_create().) A link
+ * is not the monitor's: a bind after an unbind trains it anew, GOOD.
  */
 void atomkms_cfs_connector_enabled(struct atomkms_cfs_device *dev)
 {
 	struct atomkms_cfs_object *obj;
 
-	list_for_each_entry(obj, &dev->connector_list, node) {
-		if (obj->conn.edid_enabled &&
-		    atomkms_cfs_push_edid(obj, obj->conn.edid,
-					  obj->conn.edid_len))
-			atomkms_cfs_refuse(obj, "edid", -EINVAL,
-					   "DRM's EDID parser refuses it: the generated EDID is used");
+	list_for_each_entry(obj, &dev->connector_list, node)
 		if (obj->conn.link_bad)
 			atomkms_cfs_push_link(obj);
-	}
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 
 #include <kunit/visibility.h>
 
@@ -308,7 +309,8 @@ static void atomkms_probe_connectors(struct drm_device *drm)
 
 static int atomkms_probe(struct platform_device *pdev)
 {
-	const struct atomkms_topology *topo = dev_get_platdata(&pdev->dev);
+	const struct atomkms_platdata *pd = dev_get_platdata(&pdev->dev);
+	const struct atomkms_topology *topo = &pd->topo;
 	struct atomkms_device *akdev;
 	int ret;
 
@@ -316,6 +318,7 @@ static int atomkms_probe(struct platform_device *pdev)
 				   struct atomkms_device, drm);
 	if (IS_ERR(akdev))
 		return PTR_ERR(akdev);
+	/* The monitors as they are now: a bind after an unbind keeps them. */
 	akdev->topo = *topo;
 
 	/* Imported dma-bufs are mapped through this device. */
@@ -324,6 +327,9 @@ static int atomkms_probe(struct platform_device *pdev)
 		return ret;
 
 	ret = atomkms_modeset_init(akdev);
+	if (ret)
+		return ret;
+	ret = atomkms_monitor_restore(akdev, pd);
 	if (ret)
 		return ret;
 
@@ -376,27 +382,78 @@ static struct platform_driver atomkms_platform_driver = {
 /**
  * atomkms_device_create - an atomkms device with a validated topology
  * @topo: the topology, copied into the platform data
+ * @config: the configfs configuration it was made from, whose EDIDs in
+ *          use (checked by atomkms_topo_check_edid() and
+ *          atomkms_output_check_edid()) are copied too; NULL for none
  * @id: the platform device's id (%PLATFORM_DEVID_NONE for the default
  *      device, %PLATFORM_DEVID_AUTO for configfs's)
+ *
+ * Remove it with atomkms_device_destroy().
  *
  * Return: the platform device, bound to the driver, or an ERR_PTR():
  * -ENODEV when the probe failed (it says why in the kernel log).
  */
 struct platform_device *atomkms_device_create(const struct atomkms_topology *topo,
+					      const struct atomkms_config *config,
 					      int id)
 {
 	struct platform_device *pdev;
+	struct atomkms_platdata *pd;
+	unsigned int i;
 
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return ERR_PTR(-ENOMEM);
+	pd->topo = *topo;
+	for (i = 0; config && i < config->num_connectors; i++) {
+		if (!config->connectors[i].edid_enabled ||
+		    !config->connectors[i].edid)
+			continue;
+		pd->edid[i] = kmemdup(config->connectors[i].edid,
+				      config->connectors[i].edid_len,
+				      GFP_KERNEL);
+		if (!pd->edid[i]) {
+			pdev = ERR_PTR(-ENOMEM);
+			goto err;
+		}
+		pd->edid_len[i] = config->connectors[i].edid_len;
+	}
+	/* A copy of @pd, the EDIDs its pointers hold now its own. */
 	pdev = platform_device_register_data(NULL, ATOMKMS_DRIVER_NAME, id,
-					     topo, sizeof(*topo));
+					     pd, sizeof(*pd));
 	if (IS_ERR(pdev))
-		return pdev;
+		goto err;
+	kfree(pd);
 	if (!platform_get_drvdata(pdev)) {
 		/* Probe failed: say so now rather than sit idle. */
-		platform_device_unregister(pdev);
+		atomkms_device_destroy(pdev);
 		return ERR_PTR(-ENODEV);
 	}
 	return pdev;
+err:
+	for (i = 0; i < ARRAY_SIZE(pd->edid); i++)
+		kfree(pd->edid[i]);
+	kfree(pd);
+	return pdev;
+}
+
+/**
+ * atomkms_device_destroy - unregister a device made by
+ *                          atomkms_device_create(), and free its EDIDs
+ * @pdev: the device; its monitors' setters (atomkms_monitor.c) must not
+ *        run any more
+ */
+void atomkms_device_destroy(struct platform_device *pdev)
+{
+	struct atomkms_platdata *pd = dev_get_platdata(&pdev->dev);
+	u8 *edid[ARRAY_SIZE(pd->edid)];
+	unsigned int i;
+
+	/* The platform data goes with the device: keep the pointers. */
+	memcpy(edid, pd->edid, sizeof(edid));
+	platform_device_unregister(pdev);
+	for (i = 0; i < ARRAY_SIZE(edid); i++)
+		kfree(edid[i]);
 }
 
 static int __init atomkms_init(void)
@@ -460,7 +517,8 @@ static int __init atomkms_init(void)
 	if (ret)
 		goto err_driver;
 	if (create_default_dev) {
-		atomkms_pdev = atomkms_device_create(topo, PLATFORM_DEVID_NONE);
+		atomkms_pdev = atomkms_device_create(topo, NULL,
+						     PLATFORM_DEVID_NONE);
 		if (IS_ERR(atomkms_pdev)) {
 			ret = PTR_ERR(atomkms_pdev);
 			goto err_configfs;
@@ -485,7 +543,7 @@ static void __exit atomkms_exit(void)
 	/* No configfs device is left: each pins the module. */
 	atomkms_configfs_exit();
 	if (atomkms_pdev)
-		platform_device_unregister(atomkms_pdev);
+		atomkms_device_destroy(atomkms_pdev);
 	platform_driver_unregister(&atomkms_platform_driver);
 	/* What commit workers still hold may release a device: module code. */
 	atomkms_commit_exit();

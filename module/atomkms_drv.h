@@ -268,6 +268,7 @@ void atomkms_output_set_connected(struct atomkms_device *akdev,
 				  unsigned int index, bool connected);
 int atomkms_output_set_edid(struct atomkms_device *akdev, unsigned int index,
 			    const u8 *edid, size_t len);
+int atomkms_output_check_edid(const u8 *edid, size_t len);
 void atomkms_output_set_link_status(struct atomkms_device *akdev,
 				    unsigned int index, bool bad);
 bool atomkms_output_link_bad(struct atomkms_device *akdev, unsigned int index);
@@ -276,10 +277,39 @@ struct atomkms_hdcp *atomkms_output_hdcp(struct drm_connector *connector);
 void atomkms_output_set_hdcp_delay(struct atomkms_device *akdev,
 				   unsigned int index, unsigned int delay_ms);
 
+/**
+ * struct atomkms_platdata - what an atomkms platform device holds for
+ * each probe: the hardware, which outlives the DRM device bound to it
+ * @topo: the topology, with each connector's monitor as last set
+ *        (connected, hdcp_delay_ms: atomkms_monitor.c)
+ * @edid: each connector's EDID written through configfs, in use, or NULL
+ *        (the generated EDID); freed by atomkms_device_destroy()
+ * @edid_len: its bytes
+ *
+ * Changed under the platform device's lock (device_lock()).
+ */
+struct atomkms_platdata {
+	struct atomkms_topology topo;
+	u8 *edid[ATOMKMS_TOPO_MAX_CONNECTORS];
+	u32 edid_len[ATOMKMS_TOPO_MAX_CONNECTORS];
+};
+
 /* atomkms_drv.c */
 struct platform_device;
 struct platform_device *atomkms_device_create(const struct atomkms_topology *topo,
+					      const struct atomkms_config *config,
 					      int id);
+void atomkms_device_destroy(struct platform_device *pdev);
+
+/* atomkms_monitor.c */
+void atomkms_monitor_set_connected(struct platform_device *pdev,
+				   unsigned int index, bool connected);
+int atomkms_monitor_set_edid(struct platform_device *pdev, unsigned int index,
+			     const u8 *edid, u32 len);
+void atomkms_monitor_set_hdcp_delay(struct platform_device *pdev,
+				    unsigned int index, unsigned int delay_ms);
+int atomkms_monitor_restore(struct atomkms_device *akdev,
+			    const struct atomkms_platdata *pd);
 
 /* atomkms_configfs.c */
 int atomkms_configfs_init(void);

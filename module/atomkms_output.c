@@ -375,6 +375,25 @@ void atomkms_output_set_connected(struct atomkms_device *akdev,
 }
 
 /**
+ * atomkms_output_check_edid - does DRM's EDID parser take an EDID?
+ * @edid: its bytes, already checked by atomkms_topo_check_edid()
+ * @len: their number
+ *
+ * Return: 0, -EINVAL if drm_edid_valid() refuses it, or -ENOMEM.
+ */
+int atomkms_output_check_edid(const u8 *edid, size_t len)
+{
+	const struct drm_edid *drm_edid = drm_edid_alloc(edid, len);
+	bool valid;
+
+	if (!drm_edid)
+		return -ENOMEM;
+	valid = drm_edid_valid(drm_edid);
+	drm_edid_free(drm_edid);
+	return valid ? 0 : -EINVAL;
+}
+
+/**
  * atomkms_output_set_edid - use a written EDID, or the generated one again
  * @akdev: the device
  * @index: the connector's index in the topology

@@ -6,6 +6,11 @@
 # Env:   IGT_GUEST_TIMEOUT  seconds before the host kills the guest (3600)
 #        IGT_TIMEOUT        igt_runner's per-test timeout (600; kms_plane's
 #                           pixel-format subtests take about 250 s each)
+#        IGT_SETUP          a guest script (path from the top), run as root
+#                           once atomkms is loaded and before igt_runner,
+#                           e.g. qemu/jobs/igt-second-card.sh: a second
+#                           atomkms card made through configfs; igt does
+#                           not run if it fails
 #
 # When the only unexpected results are subtests named in
 # test/igt/timing.txt (they assert that userspace meets a vblank deadline,
@@ -33,7 +38,8 @@ timing=test/igt/timing.txt
 guest() {
 	"$top/qemu/run-guest.sh" --name "$1" --params "$params" \
 		--timeout "${IGT_GUEST_TIMEOUT:-3600}" -- \
-		env IGT_TIMEOUT="${IGT_TIMEOUT:-600}" sh qemu/jobs/igt.sh \
+		env IGT_TIMEOUT="${IGT_TIMEOUT:-600}" IGT_SETUP="${IGT_SETUP:-}" \
+		sh qemu/jobs/igt.sh \
 		"/host/$2" "/host/build/guest/$1"
 }
 

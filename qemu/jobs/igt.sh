@@ -24,6 +24,19 @@ fi
 # guest image lacks (a snapshot: nothing written stays).
 mkdir -p /lib/firmware
 
+# An optional setup before igt runs (test/run-igt.sh's IGT_SETUP), e.g. a
+# second atomkms card made through configfs: without it, igt would run on
+# a topology other than the one asked for, so its failure stops the job.
+if [ -n "${IGT_SETUP:-}" ]; then
+	sh "/host/$IGT_SETUP" > "$out/setup.log" 2>&1
+	rc=$?
+	cat "$out/setup.log"
+	if [ $rc != 0 ]; then
+		echo "igt.sh: setup $IGT_SETUP failed (exit $rc): igt not run"
+		exit 1
+	fi
+fi
+
 # igt_runner wants bare names, one a line; our lists carry comments.
 sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$list" > /tmp/igt.list
 igt_runner --test-list /tmp/igt.list --per-test-timeout "${IGT_TIMEOUT:-240}" \

@@ -16,7 +16,8 @@
  * capabilities (module/atomkms_configfs_plane.c): formats, rotations,
  * scaling and zpos, written, refused, shown, and as a client sees and
  * meets them (IN_FORMATS, rotation values, TEST_ONLY refusals, the CRC
- * of a primary above an overlay).
+ * of a primary above an overlay). A device unbound and bound again
+ * through sysfs comes back with its shape, statuses and written EDIDs.
  *
  * Usage: test-configfs [--seed N] [--ops N]
  */
@@ -1088,6 +1089,149 @@ static void test_plane_caps(uint64_t before)
 }
 
 
+static const char *const rebind_dev[] = {
+	"mkdir d5",
+	"mkdir d5/crtcs/c0", "mkdir d5/crtcs/c1",
+	"mkdir d5/planes/p0", "put d5/planes/p0/type 1",
+	"ln d5/planes/p0/possible_crtcs d5/crtcs/c0",
+	"mkdir d5/planes/p1", "put d5/planes/p1/type 1",
+	"ln d5/planes/p1/possible_crtcs d5/crtcs/c1",
+	"mkdir d5/encoders/e0", "ln d5/encoders/e0/possible_crtcs d5/crtcs/c0",
+	"mkdir d5/encoders/e1", "ln d5/encoders/e1/possible_crtcs d5/crtcs/c1",
+	"mkdir d5/connectors/n0", "put d5/connectors/n0/type HDMI-A",
+	"ln d5/connectors/n0/possible_encoders d5/encoders/e0",
+	"mkdir d5/connectors/n1", "put d5/connectors/n1/type DP",
+	"put d5/connectors/n1/status 2",
+	"ln d5/connectors/n1/possible_encoders d5/encoders/e1",
+	NULL
+};
+
+#define PLATFORM_DRIVER "/sys/bus/platform/drivers/atomkms"
+
+/* The platform device of the one card in @mask ("atomkms.N.auto"), or "". */
+static const char *card_platform_device(uint64_t mask)
+{
+	char link[256], *base;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 64 && !(mask & (1ULL << i)); i++)
+		;
+	if (i == 64 || (mask & ~(1ULL << i)))
+		return "";
+	n = readlink(sf("/sys/class/drm/card%d/device", i), link, sizeof(link) - 1);
+	if (n < 0)
+		return "";
+	link[n] = 0;
+	base = strrchr(link, '/');
+	return sf("%s", base ? base + 1 : link);
+}
+
+/*
+ * What a client sees of d5's card: both connectors' type, status, first
+ * mode and size, and EDID property (as text, in an sf() buffer).
+ */
+static const char *rebind_view(int fd, const uint8_t *e0, int len0,
+			       const uint8_t *e1, int len1)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	drmModeConnector *c[2] = { NULL, NULL };
+	const char *v;
+	int i;
+
+	if (!res || res->count_connectors != 2 || res->count_crtcs != 2) {
+		v = sf("%d CRTCs, %d connectors", res ? res->count_crtcs : -1,
+		       res ? res->count_connectors : -1);
+		drmModeFreeResources(res);
+		return v;
+	}
+	for (i = 0; i < 2; i++)
+		c[i] = drmModeGetConnectorCurrent(fd, res->connectors[i]);
+	v = sf("%d/%s %s edid %d | %d/%s %s edid %d",
+	       c[0] ? (int)c[0]->connector_type : -1,
+	       c[0] && c[0]->connection == DRM_MODE_CONNECTED ? "connected" : "not",
+	       conn_desc(c[0]), conn_edid_is(fd, res->connectors[0], e0, len0),
+	       c[1] ? (int)c[1]->connector_type : -1,
+	       c[1] && c[1]->connection == DRM_MODE_CONNECTED ? "connected" : "not",
+	       conn_desc(c[1]), conn_edid_is(fd, res->connectors[1], e1, len1));
+	for (i = 0; i < 2; i++)
+		drmModeFreeConnector(c[i]);
+	drmModeFreeResources(res);
+	return v;
+}
+
+/*
+ * A configfs device unbound and bound again through sysfs comes back as
+ * configured: the same shape, each connector's status as last written
+ * (one plugged in while it ran), and the EDIDs it used, one written
+ * before it was enabled and one written while it ran; configfs still
+ * drives it afterwards.
+ */
+static void test_rebind(uint64_t before)
+{
+	uint8_t e0[256], e1[256];
+	const char *pdev, *want_view, *view;
+	int fd, len0, len1, ret;
+	uint64_t mask;
+
+	if (!check(!build(rebind_dev), "a device to rebind described", "see above"))
+		goto out;
+	len0 = make_edid(e0, 2560, 1440, 60, 34, false);
+	want(write_buf(P("d5/connectors/n0/edid"), e0, len0), 0,
+	     "rebind: an EDID written before enabling");
+	want(write_str(P("d5/connectors/n0/edid_enabled"), "1"), 0,
+	     "rebind: edid_enabled 1 before enabling");
+	want(write_str(P("d5/enabled"), "1"), 0, "rebind: enabled");
+	mask = atomkms_card_mask() & ~before;
+	fd = atomkms_open_card(mask);
+	if (!check(fd >= 0, "rebind: its card", "none"))
+		goto out;
+	len1 = make_edid(e1, 3440, 1440, 80, 33, false);
+	want(write_buf(P("d5/connectors/n1/edid"), e1, len1), 0,
+	     "rebind: an EDID written while enabled");
+	want(write_str(P("d5/connectors/n1/edid_enabled"), "1"), 0,
+	     "rebind: edid_enabled 1 while enabled");
+	want(write_str(P("d5/connectors/n1/status"), "1"), 0,
+	     "rebind: the DP monitor plugged in while enabled");
+	want_view = sf("%d/connected 2560x1440@60 preferred first of 1, 600x340 mm edid 1 | "
+		       "%d/connected 3440x1440@60 preferred first of 1, 800x330 mm edid 1",
+		       DRM_MODE_CONNECTOR_HDMIA, DRM_MODE_CONNECTOR_DisplayPort);
+	view = rebind_view(fd, e0, len0, e1, len1);
+	check(!strcmp(view, want_view), "rebind: before, both written EDIDs in use", view);
+	close(fd);
+
+	pdev = card_platform_device(mask);
+	if (!check(*pdev, "rebind: the card's platform device", "not found"))
+		goto out;
+	printf("# rebind: %s\n", pdev);
+	ret = write_str(PLATFORM_DRIVER "/unbind", pdev);
+	want(ret, 0, sf("rebind: unbind %s", pdev));
+	check((atomkms_card_mask() & ~before) == 0, "rebind: unbound, its card is gone",
+	      "still there");
+	ret = write_str(PLATFORM_DRIVER "/bind", pdev);
+	want(ret, 0, sf("rebind: bind %s", pdev));
+	fd = atomkms_open_card(atomkms_card_mask() & ~before);
+	if (!check(fd >= 0, "rebind: bound again, one card", "none"))
+		goto out;
+	view = rebind_view(fd, e0, len0, e1, len1);
+	check(!strcmp(view, want_view),
+	      "rebind: after, the same shape, statuses and written EDIDs", view);
+	check(!strcmp(read_line(P("d5/enabled")), "1"), "rebind: enabled reads 1",
+	      read_line(P("d5/enabled")));
+	/* configfs drives the device bound again: the generated EDID back. */
+	want(write_str(P("d5/connectors/n0/edid_enabled"), "0"), 0,
+	     "rebind: edid_enabled 0 on the device bound again");
+	view = rebind_view(fd, e0, len0, e1, len1);
+	check(!strncmp(view, sf("%d/connected 1920x1080@60 preferred", DRM_MODE_CONNECTOR_HDMIA),
+		       strlen(sf("%d/connected 1920x1080@60 preferred", DRM_MODE_CONNECTOR_HDMIA))),
+	      "rebind: then the generated EDID's 1920x1080@60", view);
+	close(fd);
+out:
+	teardown("d5");
+	check(access(P("d5"), F_OK) && atomkms_card_mask() == before,
+	      "the rebound device removed", "something is left");
+}
+
 /* Seeded random configfs operations on device d3: nothing may break. */
 static void test_random(unsigned int seed, unsigned int ops)
 {
@@ -1247,6 +1391,7 @@ int main(int argc, char **argv)
 	      "removed: back to the cards before", "something is left");
 
 	test_plane_caps(before);
+	test_rebind(before);
 	test_random(seed, ops);
 	return tap_done("test-configfs");
 }

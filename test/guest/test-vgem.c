@@ -28,6 +28,14 @@
  *
  * vgem comes from Debian's vgem.ko (modprobe, when no vgem card is
  * there) or is built into the kernel (the debug kernel).
+ *
+ * Then all of it again with a second atomkms card as the exporter, made
+ * through configfs and removed at the end: its dumb buffers exported to
+ * the first card, as igt's kms_prime@basic-crc-hybrid means to check
+ * (igt 2.5 cannot run it on a driver other than i915 or xe:
+ * test/igt/expected-prime.txt).
+ *
+ * Usage: test-vgem [--exporter vgem|atomkms]   (default: both, in turn)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -58,12 +68,14 @@ struct buf {
 
 static struct {
 	int kfd;		/* atomkms */
-	int vfd;		/* vgem */
+	int vfd;		/* the exporter: vgem, or a second atomkms card */
+	const char *name;	/* the exporter's, in messages */
 	bool vgem_loaded;	/* by this test: unload it at the end */
+	bool exporter_made;	/* the second atomkms card, through configfs */
 	struct kms_pipe pipe;
 	uint32_t base_fb;	/* atomkms's own, shown between the tests */
 	struct crc_reader crc;
-} t = { .kfd = -1, .vfd = -1 };
+} t = { .kfd = -1, .vfd = -1, .name = "vgem" };
 
 static int buf_create(int fd, uint32_t width, uint32_t height, uint32_t cpp,
 		      struct buf *b)
@@ -234,8 +246,8 @@ static void check_live(const char *fmt, struct buf *vb, uint32_t px,
 		ret = crc_reader_next_after(&t.crc, seq, &e, CRC_TIMEOUT_MS);
 	while (!ret && e.value == before && mono_now() < end);
 	if (!check(!ret && e.value == want,
-		   sf("%s live: a pixel written through the vgem mapping shows in the CRC",
-		      fmt),
+		   sf("%s live: a pixel written through the %s mapping shows in the CRC",
+		      fmt, t.name),
 		   ret ? strerror(-ret) :
 		   sf("frame %u CRC %#018llx, want %#018llx (before %#018llx)",
 		      e.frame, (unsigned long long)e.value,
@@ -290,15 +302,15 @@ static void test_format(uint32_t fourcc, uint32_t cpp)
 	int ret;
 
 	ret = buf_create(t.vfd, w + PAD_PIXELS, h, cpp, &vb);
-	if (!check(!ret, sf("%s: vgem dumb buffer %ux%u, mapped", fmt,
+	if (!check(!ret, sf("%s: %s dumb buffer %ux%u, mapped", fmt, t.name,
 			    w + PAD_PIXELS, h), strerror(-ret)))
 		return;
 	check(vb.pitch > w * cpp,
 	      sf("%s: stride %u above the image's %u bytes", fmt, vb.pitch,
-		 w * cpp), sf("vgem gave stride %u", vb.pitch));
+		 w * cpp), sf("%s gave stride %u", t.name, vb.pitch));
 	fill(&vb, w, h, 0xa5);
 	ret = vgem_to_atomkms(&vb, &imported);
-	if (!check(!ret, sf("%s: export from vgem, import into atomkms", fmt),
+	if (!check(!ret, sf("%s: export from %s, import into atomkms", fmt, t.name),
 		   strerror(-ret)))
 		goto out_vb;
 	/* Only the mapping and the import hold vgem's buffer now. */
@@ -327,8 +339,8 @@ static void test_format(uint32_t fourcc, uint32_t cpp)
 	if (!check(!ret, sf("%s: scan out the dumb buffer, read its CRC", fmt),
 		   strerror(-ret)))
 		goto out_kb;
-	printf("# %s: imported vgem buffer CRC %#018llx, atomkms dumb buffer %#018llx\n",
-	       fmt, (unsigned long long)crc_imp, (unsigned long long)crc_dumb);
+	printf("# %s: imported %s buffer CRC %#018llx, atomkms dumb buffer %#018llx\n",
+	       fmt, t.name, (unsigned long long)crc_imp, (unsigned long long)crc_dumb);
 	check(crc_imp == crc_dumb,
 	      sf("%s: the imported buffer's CRC is the dumb buffer's", fmt),
 	      sf("%#018llx and %#018llx", (unsigned long long)crc_imp,
@@ -380,7 +392,7 @@ static void test_refusals(void)
 
 	ret = buf_create(t.vfd, 1024, 16, 4, &vb);
 	if (!check(!ret && vb.size == 1024 * 4 * 16,
-		   "refusals: a 64 KiB vgem buffer", ret ? strerror(-ret) :
+		   sf("refusals: a 64 KiB %s buffer", t.name), ret ? strerror(-ret) :
 		   sf("%llu bytes", (unsigned long long)vb.size)))
 		return;
 	if (!check(!drmPrimeHandleToFD(t.vfd, vb.handle, DRM_CLOEXEC, &dmabuf),
@@ -473,7 +485,46 @@ static void vgem_unload(void)
 	      strerror(ret));
 }
 
-int main(void)
+#define EXPORTER_CFS "/sys/kernel/config/atomkms/test-vgem-exporter"
+
+/*
+ * --exporter atomkms: a second atomkms card made through configfs (one
+ * CRTC, a primary plane, an encoder, a connected Virtual monitor) beside
+ * the one that imports, as igt's kms_prime@basic-crc-hybrid means to use
+ * it: the fd, or -1.
+ */
+static int exporter_open(void)
+{
+	static const char *const dirs[] = {
+		"", "/crtcs/c", "/planes/p", "/encoders/e", "/connectors/n",
+	};
+	static const char *const links[][2] = {
+		{ "/planes/p/possible_crtcs/c", "/crtcs/c" },
+		{ "/encoders/e/possible_crtcs/c", "/crtcs/c" },
+		{ "/connectors/n/possible_encoders/e", "/encoders/e" },
+	};
+	uint64_t before = atomkms_card_mask();
+	unsigned int i;
+
+	if (access("/sys/kernel/config/atomkms", F_OK))
+		mount("none", "/sys/kernel/config", "configfs", 0, NULL);
+	t.exporter_made = true;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (mkdir(sf(EXPORTER_CFS "%s", dirs[i]), 0755))
+			return -1;
+	if (write_str(EXPORTER_CFS "/planes/p/type", "1"))
+		return -1;
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlink(sf(EXPORTER_CFS "%s", links[i][1]),
+			    sf(EXPORTER_CFS "%s", links[i][0])))
+			return -1;
+	if (write_str(EXPORTER_CFS "/enabled", "1"))
+		return -1;
+	return atomkms_open_card(atomkms_card_mask() & ~before);
+}
+
+/* Every part, with vgem or a second atomkms card (@hybrid) exporting. */
+static void test_exporter(bool hybrid)
 {
 	struct dumb_fb base = { 0 };
 	uint64_t cap = 0;
@@ -484,19 +535,27 @@ int main(void)
 	t.kfd = atomkms_open();
 	if (!check(t.kfd >= 0, "open atomkms device", "not found"))
 		goto out;
-	t.vfd = vgem_open();
-	if (!check(t.vfd >= 0, sf("open vgem's card%s",
-				  t.vgem_loaded ? " (modprobe vgem)" : ""),
-		   "no vgem card, and modprobe vgem did not make one"))
-		goto out;
-	printf("# vgem %s\n", t.vgem_loaded ? "loaded by this test" :
-	       "there already (built in, or loaded before)");
+	if (hybrid) {
+		t.name = "second atomkms card";
+		t.vfd = exporter_open();
+		if (!check(t.vfd >= 0, "a second atomkms card made through configfs",
+			   strerror(errno)))
+			goto out;
+	} else {
+		t.vfd = vgem_open();
+		if (!check(t.vfd >= 0, sf("open vgem's card%s",
+					  t.vgem_loaded ? " (modprobe vgem)" : ""),
+			   "no vgem card, and modprobe vgem did not make one"))
+			goto out;
+		printf("# vgem %s\n", t.vgem_loaded ? "loaded by this test" :
+		       "there already (built in, or loaded before)");
+	}
 	drmGetCap(t.kfd, DRM_CAP_PRIME, &cap);
 	check(cap & DRM_PRIME_CAP_IMPORT, "atomkms: DRM_CAP_PRIME has import",
 	      sf("%#llx", (unsigned long long)cap));
 	cap = 0;
 	drmGetCap(t.vfd, DRM_CAP_PRIME, &cap);
-	check(cap & DRM_PRIME_CAP_EXPORT, "vgem: DRM_CAP_PRIME has export",
+	check(cap & DRM_PRIME_CAP_EXPORT, sf("%s: DRM_CAP_PRIME has export", t.name),
 	      sf("%#llx", (unsigned long long)cap));
 
 	if (!check(!kms_reset_all(t.kfd), "reset the device", "failed") ||
@@ -543,5 +602,26 @@ out:
 		close(t.vfd);
 	if (t.vgem_loaded)
 		vgem_unload();
+	if (t.exporter_made) {
+		/* The exporter's buffers are released: it goes, and its card. */
+		atomkms_cfs_remove(EXPORTER_CFS);
+		check(access(EXPORTER_CFS, F_OK) && errno == ENOENT,
+		      "the second atomkms card removed", "still there");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc == 3 && !strcmp(argv[1], "--exporter") ?
+			   argv[2] : NULL;
+
+	if (!only || !strcmp(only, "vgem"))
+		test_exporter(false);
+	if (!only || !strcmp(only, "atomkms")) {
+		memset(&t, 0, sizeof(t));
+		t.kfd = -1;
+		t.vfd = -1;
+		test_exporter(true);
+	}
 	return tap_done("test-vgem");
 }
