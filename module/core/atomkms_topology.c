@@ -728,11 +728,11 @@ static const char *atomkms_topo_check_tiles(const struct atomkms_topology *t,
 			continue;
 		n++;
 		if (o->tiles_h != c->tiles_h || o->tiles_v != c->tiles_v)
-			return "connectors: the tiles of a tiled monitor agree on tiles across and down";
+			return "connectors: a monitor's tiles agree on tiles across and down";
 		if (o->pref_width != c->pref_width ||
 		    o->pref_height != c->pref_height ||
 		    o->refresh != c->refresh)
-			return "connectors: the tiles of a tiled monitor have one tile size and refresh";
+			return "connectors: a monitor's tiles have one tile size and refresh";
 		if (j != i && o->tile_h_loc == c->tile_h_loc &&
 		    o->tile_v_loc == c->tile_v_loc)
 			return "connectors: each tile location has one connector";
