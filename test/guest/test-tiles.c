@@ -421,14 +421,17 @@ static void test_configfs(void)
 	expect_write("tiles_across", "0", ERANGE);
 	expect_write("tiles_down", "17", ERANGE);
 	expect_write("tile_h_loc", "16", ERANGE);
-	/* Refused at enable: both at column 0, then the tiles' VRR. */
-	check(write_str(P("tl/enabled"), "1") == -EINVAL,
+	/*
+	 * Refused at enable: both at column 0 (n0 is checked first, fixed-
+	 * rate), then n1 with VRR (the default).
+	 */
+	check(!write_str(P("tl/connectors/n0/vrr"), "0") &&
+	      write_str(P("tl/enabled"), "1") == -EINVAL,
 	      "configfs: two tiles at one place refused at enable", "enabled");
 	expect_write("tile_h_loc", "1", 0);
 	check(write_str(P("tl/enabled"), "1") == -EINVAL,
-	      "configfs: tiles with vrr 1 refused at enable", "enabled");
-	check(!write_str(P("tl/connectors/n0/vrr"), "0") &&
-	      !write_str(P("tl/connectors/n1/vrr"), "0") &&
+	      "configfs: a tile with vrr 1 refused at enable", "enabled");
+	check(!write_str(P("tl/connectors/n1/vrr"), "0") &&
 	      !write_str(P("tl/enabled"), "1"),
 	      "configfs: the tiled monitor enabled", "refused");
 	expect_write("tile_group", "4", EBUSY);
