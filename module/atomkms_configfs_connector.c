@@ -457,18 +457,29 @@ static ssize_t atomkms_cfs_connector_hdcp_delay_ms_store(struct config_item *ite
 }
 
 /* The tile attributes: index in &atomkms_cfs_connector.tile, range. */
-enum { ATOMKMS_CFS_TILE_GROUP, ATOMKMS_CFS_TILES_H, ATOMKMS_CFS_TILES_V,
-       ATOMKMS_CFS_TILE_H_LOC, ATOMKMS_CFS_TILE_V_LOC };
+enum {
+	ATOMKMS_CFS_TILE_GROUP,
+	ATOMKMS_CFS_TILES_H,
+	ATOMKMS_CFS_TILES_V,
+	ATOMKMS_CFS_TILE_H_LOC,
+	ATOMKMS_CFS_TILE_V_LOC,
+};
 
 static const struct {
 	const char *name, *rule;
 	u8 min, max, dflt;
 } atomkms_cfs_tile_attrs[] = {
-	[ATOMKMS_CFS_TILE_GROUP] = { "tile_group", "0 (no tile) or a tiled monitor's number, 1 to 255", 0, ATOMKMS_TOPO_MAX_TILE_GROUP, 0 },
-	[ATOMKMS_CFS_TILES_H] = { "tiles_across", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
-	[ATOMKMS_CFS_TILES_V] = { "tiles_down", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
-	[ATOMKMS_CFS_TILE_H_LOC] = { "tile_h_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
-	[ATOMKMS_CFS_TILE_V_LOC] = { "tile_v_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
+	[ATOMKMS_CFS_TILE_GROUP] = {
+		"tile_group", "0 (no tile) or a tiled monitor's number, 1 to 255",
+		0, ATOMKMS_TOPO_MAX_TILE_GROUP, 0 },
+	[ATOMKMS_CFS_TILES_H] = {
+		"tiles_across", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
+	[ATOMKMS_CFS_TILES_V] = {
+		"tiles_down", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
+	[ATOMKMS_CFS_TILE_H_LOC] = {
+		"tile_h_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
+	[ATOMKMS_CFS_TILE_V_LOC] = {
+		"tile_v_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
 };
 
 static ssize_t atomkms_cfs_tile_show(struct config_item *item, char *page,
@@ -508,17 +519,20 @@ static ssize_t atomkms_cfs_tile_store(struct config_item *item,
 	return ret ? ret : count;
 }
 
-#define ATOMKMS_CFS_TILE_ATTR(attr, i)					\
+/* The show and store of tile attribute @attr, index @idx. */
+#define ATOMKMS_CFS_TILE_ATTR(attr, idx)				\
+static const unsigned int atomkms_cfs_##attr##_idx = idx;		\
 static ssize_t atomkms_cfs_connector_##attr##_show(struct config_item *item, \
 						   char *page)		\
 {									\
-	return atomkms_cfs_tile_show(item, page, i);			\
+	return atomkms_cfs_tile_show(item, page, atomkms_cfs_##attr##_idx); \
 }									\
 static ssize_t atomkms_cfs_connector_##attr##_store(struct config_item *item, \
 						    const char *page,	\
 						    size_t count)	\
 {									\
-	return atomkms_cfs_tile_store(item, page, count, i);		\
+	return atomkms_cfs_tile_store(item, page, count,		\
+				      atomkms_cfs_##attr##_idx);	\
 }									\
 CONFIGFS_ATTR(atomkms_cfs_connector_, attr)
 
