@@ -10,14 +10,38 @@
 #include "atomkms_timing.h"
 #include "atomkms_types.h"
 
-/* Size of one EDID block; atomkms_edid_build() writes two. */
+/*
+ * Size of one EDID block; atomkms_edid_build() writes two, and a third,
+ * a DisplayID extension, for a tile of a tiled monitor.
+ */
 #define ATOMKMS_EDID_BLOCK		128U
 #define ATOMKMS_EDID_SIZE		(2 * ATOMKMS_EDID_BLOCK)
+#define ATOMKMS_EDID_MAX_SIZE		(3 * ATOMKMS_EDID_BLOCK)
+/* Tiles across or down a tiled monitor: DisplayID 1.3's 6-bit fields. */
+#define ATOMKMS_EDID_MAX_TILES		64U
 
 /* Longest monitor name a Display Product Name descriptor holds. */
 #define ATOMKMS_EDID_NAME_LEN		13U
 /* The name written for a NULL or empty &atomkms_edid_desc.name. */
 #define ATOMKMS_EDID_DEFAULT_NAME	"atomkms"
+
+/**
+ * struct atomkms_edid_tile - one tile of a tiled monitor
+ * @group: which monitor: its DisplayID topology ID is atomkms's vendor
+ *         ID, a product code of its own and @group as serial number, so
+ *         that the tiles of one group, and only they, share it
+ * @tiles_h: tiles across the monitor, 1 to %ATOMKMS_EDID_MAX_TILES
+ * @tiles_v: tiles down
+ * @h_loc: this tile's column, from 0
+ * @v_loc: its row
+ *
+ * A tile's size is the monitor's preferred mode's, which DisplayID also
+ * gives as its native resolution.
+ */
+struct atomkms_edid_tile {
+	u32 group;
+	u8 tiles_h, tiles_v, h_loc, v_loc;
+};
 
 /**
  * struct atomkms_edid_desc - the monitor an EDID describes
@@ -39,6 +63,9 @@
  * @vrr: the refresh range is continuous (adaptive sync): sets the EDID 1.4
  *       continuous-frequency feature, so that DRM fills
  *       &drm_display_info.monitor_range from the range limits
+ * @tile: NULL, or the tile of a tiled monitor this is: a DisplayID
+ *        extension with a Tiled Display Topology data block follows the
+ *        CTA-861 one (from which DRM sets the connector's TILE property)
  */
 struct atomkms_edid_desc {
 	const char *name;
@@ -49,6 +76,7 @@ struct atomkms_edid_desc {
 	u32 max_clock_khz;
 	u16 width_mm, height_mm;
 	bool vrr;
+	const struct atomkms_edid_tile *tile;
 };
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,

@@ -75,6 +75,10 @@
 #define ATOMKMS_TOPO_CONN_WRITEBACK	18
 #define ATOMKMS_TOPO_CONN_MAX		20
 
+/* Tiled monitors: group ids 1 to this, at most 16 tiles a side. */
+#define ATOMKMS_TOPO_MAX_TILE_GROUP	255
+#define ATOMKMS_TOPO_MAX_TILES		16
+
 /* The largest EDID a connector takes: 32 blocks of 128 bytes. */
 #define ATOMKMS_TOPO_MAX_EDID		4096
 
@@ -172,6 +176,15 @@ struct atomkms_topo_encoder {
  * @hdcp: the monitor's HDCP (%ATOMKMS_TOPO_HDCP_NONE, _1_4 or _2_2): with
  *        any, the connector has the content protection properties
  * @hdcp_delay_ms: how long its HDCP authentication takes
+ * @tile_group: 0, or the tiled monitor (1 to %ATOMKMS_TOPO_MAX_TILE_GROUP)
+ *              this connector is one tile of: its generated EDID carries
+ *              a DisplayID tiled-display block, the DRM core gives the
+ *              connector a TILE property, and the CRTCs driving the
+ *              group's tiles are genlocked (atomkms_tile.c)
+ * @tiles_h: tiles across the monitor, with @tile_group
+ * @tiles_v: tiles down
+ * @tile_h_loc: this tile's column, from 0
+ * @tile_v_loc: its row; the tile's size is the preferred mode's
  */
 struct atomkms_topo_connector {
 	u8 encoder;
@@ -183,6 +196,7 @@ struct atomkms_topo_connector {
 	u16 hdcp_delay_ms;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
+	u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
 };
 
 /**
@@ -235,6 +249,10 @@ struct atomkms_topology {
  * @connector_types: the type of each connector, in order
  * @num_connector_types: entries given in @connector_types; connectors
  *                       beyond them are Virtual
+ * @tiles_h: 0, or tiles across one tiled monitor: the first @tiles_h x
+ *           @tiles_v connectors are its tiles, in rows, each of the
+ *           preferred mode's size, fixed-rate (tile group 1)
+ * @tiles_v: tiles down (0 with @tiles_h: one row)
  */
 struct atomkms_params {
 	u32 num_crtcs;
@@ -256,6 +274,7 @@ struct atomkms_params {
 	u32 pref_width, pref_height;
 	u8 connector_types[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_connector_types;
+	u32 tiles_h, tiles_v;
 };
 
 /* A configured plane's zpos values given (the others are placed). */
@@ -310,7 +329,9 @@ struct atomkms_config_plane_caps {
  *              encoder's CRTC; a refresh of 0 alone: that CRTC's), and
  *              the EDID written for it, @edid_len bytes at @edid (0: none),
  *              which the device uses if @edid_enabled; its monitor's
- *              @hdcp and @hdcp_delay_ms (0: the default)
+ *              @hdcp and @hdcp_delay_ms (0: the default); its tile of a
+ *              tiled monitor, as &atomkms_topo_connector's (@tile_group
+ *              0: none; @tiles_h or @tiles_v 0: 1)
  */
 struct atomkms_config {
 	u32 num_planes, num_crtcs, num_encoders, num_connectors;
@@ -336,6 +357,7 @@ struct atomkms_config {
 		u8 hdcp;
 		u16 hdcp_delay_ms;
 		u16 pref_width, pref_height, pref_refresh;
+		u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
 		const u8 *edid;
 		u32 edid_len;
 	} connectors[ATOMKMS_TOPO_MAX_CONNECTORS];

@@ -48,6 +48,9 @@ struct atomkms_vblank_sched {
 
 void atomkms_vblank_start(struct atomkms_vblank_sched *s, s64 now,
 			  const struct atomkms_vblank_timing *t);
+void atomkms_vblank_start_genlocked(struct atomkms_vblank_sched *s, s64 now,
+				    const struct atomkms_vblank_timing *t,
+				    const struct atomkms_vblank_sched *peer);
 u64 atomkms_vblank_advance(struct atomkms_vblank_sched *s, s64 now);
 bool atomkms_vblank_update(struct atomkms_vblank_sched *s, s64 now,
 			   const struct atomkms_vblank_timing *t, bool flip);

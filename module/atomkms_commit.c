@@ -44,6 +44,8 @@ static void atomkms_commit_program(struct drm_atomic_state *state)
 
 	drm_atomic_helper_commit_modeset_disables(dev, state);
 	drm_atomic_helper_commit_modeset_enables(dev, state);
+	/* The tiles of a monitor flip at one vblank (atomkms_tile.c). */
+	atomkms_tile_evade(state);
 	drm_atomic_helper_commit_planes(dev, state,
 					DRM_PLANE_COMMIT_ACTIVE_ONLY);
 	atomkms_hdcp_commit(state);

@@ -29,6 +29,8 @@ struct platform_device;
  * @pref_refresh: its refresh, 0 for its CRTC's
  * @edid: the EDID written (checked whole), or NULL
  * @edid_len: its bytes
+ * @tile: its tile of a tiled monitor: group (0: none), tiles across,
+ *        tiles down (0: 1), column, row (&struct atomkms_config's)
  */
 struct atomkms_cfs_connector {
 	u8 type;
@@ -41,6 +43,7 @@ struct atomkms_cfs_connector {
 	u16 pref_width, pref_height, pref_refresh;
 	u8 *edid;
 	u32 edid_len;
+	u8 tile[5];
 };
 
 /**

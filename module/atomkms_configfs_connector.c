@@ -14,6 +14,10 @@
  *   hdcp            the monitor's HDCP: none, 1.4 or 2.2 (atomkms_hdcp.c)
  *   hdcp_delay_ms   how long its HDCP authentication takes, 1 to 10000;
  *                   live, from the next authentication on
+ *   tile_group      0 (default), or 1-255: the tiled monitor it is a tile
+ *                   of (atomkms_tile.c); tiles_across, tiles_down 1-16
+ *                   (1), tile_h_loc, tile_v_loc 0-15 (0): its grid and
+ *                   its place in it; the tile's size is preferred_mode
  *
  * "live" attributes may change while the device is enabled; the others
  * answer -EBUSY then. A live status, EDID and HDCP delay stay with the
@@ -450,6 +454,92 @@ static ssize_t atomkms_cfs_connector_hdcp_delay_ms_store(struct config_item *ite
 	return ret ? ret : count;
 }
 
+/* The tile attributes: index in &atomkms_cfs_connector.tile, range. */
+enum {
+	ATOMKMS_CFS_TILE_GROUP,
+	ATOMKMS_CFS_TILES_H,
+	ATOMKMS_CFS_TILES_V,
+	ATOMKMS_CFS_TILE_H_LOC,
+	ATOMKMS_CFS_TILE_V_LOC,
+};
+
+static const struct {
+	const char *name, *rule;
+	u8 min, max, dflt;
+} atomkms_cfs_tile_attrs[] = {
+	[ATOMKMS_CFS_TILE_GROUP] = {
+		"tile_group", "0 (no tile) or a tiled monitor's number, 1 to 255",
+		0, ATOMKMS_TOPO_MAX_TILE_GROUP, 0 },
+	[ATOMKMS_CFS_TILES_H] = {
+		"tiles_across", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
+	[ATOMKMS_CFS_TILES_V] = {
+		"tiles_down", "1 to 16", 1, ATOMKMS_TOPO_MAX_TILES, 1 },
+	[ATOMKMS_CFS_TILE_H_LOC] = {
+		"tile_h_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
+	[ATOMKMS_CFS_TILE_V_LOC] = {
+		"tile_v_loc", "0 to 15", 0, ATOMKMS_TOPO_MAX_TILES - 1, 0 },
+};
+
+static ssize_t atomkms_cfs_tile_show(struct config_item *item, char *page,
+				     unsigned int i)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u8 v;
+
+	/* Never written: the default (0 for those that may be 0). */
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.tile[i] ? obj->conn.tile[i] : atomkms_cfs_tile_attrs[i].dflt;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%u\n", v);
+}
+
+static ssize_t atomkms_cfs_tile_store(struct config_item *item,
+				      const char *page, size_t count,
+				      unsigned int i)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	const char *name = atomkms_cfs_tile_attrs[i].name;
+	u8 v;
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, name);
+	if (ret)
+		return ret;
+	ret = kstrtou8(page, 0, &v);
+	if (!ret && (v < atomkms_cfs_tile_attrs[i].min ||
+		     v > atomkms_cfs_tile_attrs[i].max))
+		ret = -ERANGE;
+	if (ret)
+		atomkms_cfs_refuse(obj, name, ret, atomkms_cfs_tile_attrs[i].rule);
+	else
+		obj->conn.tile[i] = v;
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
+/* The show and store of tile attribute @attr, index @idx. */
+#define ATOMKMS_CFS_TILE_ATTR(attr, idx)				\
+static const unsigned int atomkms_cfs_##attr##_idx = idx;		\
+static ssize_t atomkms_cfs_connector_##attr##_show(struct config_item *item, \
+						   char *page)		\
+{									\
+	return atomkms_cfs_tile_show(item, page, atomkms_cfs_##attr##_idx); \
+}									\
+static ssize_t atomkms_cfs_connector_##attr##_store(struct config_item *item, \
+						    const char *page,	\
+						    size_t count)	\
+{									\
+	return atomkms_cfs_tile_store(item, page, count,		\
+				      atomkms_cfs_##attr##_idx);	\
+}									\
+CONFIGFS_ATTR(atomkms_cfs_connector_, attr)
+
+ATOMKMS_CFS_TILE_ATTR(tile_group, ATOMKMS_CFS_TILE_GROUP);
+ATOMKMS_CFS_TILE_ATTR(tiles_across, ATOMKMS_CFS_TILES_H);
+ATOMKMS_CFS_TILE_ATTR(tiles_down, ATOMKMS_CFS_TILES_V);
+ATOMKMS_CFS_TILE_ATTR(tile_h_loc, ATOMKMS_CFS_TILE_H_LOC);
+ATOMKMS_CFS_TILE_ATTR(tile_v_loc, ATOMKMS_CFS_TILE_V_LOC);
+
 CONFIGFS_ATTR(atomkms_cfs_connector_, status);
 CONFIGFS_ATTR(atomkms_cfs_connector_, type);
 CONFIGFS_ATTR(atomkms_cfs_connector_, edid);
@@ -472,6 +562,11 @@ struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_link_status,
 	&atomkms_cfs_connector_attr_hdcp,
 	&atomkms_cfs_connector_attr_hdcp_delay_ms,
+	&atomkms_cfs_connector_attr_tile_group,
+	&atomkms_cfs_connector_attr_tiles_across,
+	&atomkms_cfs_connector_attr_tiles_down,
+	&atomkms_cfs_connector_attr_tile_h_loc,
+	&atomkms_cfs_connector_attr_tile_v_loc,
 	NULL,
 };
 
@@ -495,6 +590,11 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 	c->connectors[i].pref_refresh = obj->conn.pref_refresh;
 	c->connectors[i].edid = obj->conn.edid;
 	c->connectors[i].edid_len = obj->conn.edid_len;
+	c->connectors[i].tile_group = obj->conn.tile[ATOMKMS_CFS_TILE_GROUP];
+	c->connectors[i].tiles_h = obj->conn.tile[ATOMKMS_CFS_TILES_H];
+	c->connectors[i].tiles_v = obj->conn.tile[ATOMKMS_CFS_TILES_V];
+	c->connectors[i].tile_h_loc = obj->conn.tile[ATOMKMS_CFS_TILE_H_LOC];
+	c->connectors[i].tile_v_loc = obj->conn.tile[ATOMKMS_CFS_TILE_V_LOC];
 }
 
 /**

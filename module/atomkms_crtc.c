@@ -167,6 +167,7 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	/* Derived fields are derived again by atomic_check and flush. */
 	state->timing = to_atomkms_crtc_state(crtc->state)->timing;
+	state->tile_group = to_atomkms_crtc_state(crtc->state)->tile_group;
 	state->wb_queued = false;
 	return &state->base;
 }
@@ -402,7 +403,13 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 	akstate->timing = (struct atomkms_vblank_timing){
 		.frame_ns = (u32)atomkms_timing_frame_ns(&t),
 	};
-	if (crtc_state->vrr_enabled)
+	if (drm_atomic_crtc_needs_modeset(crtc_state))
+		akstate->tile_group = atomkms_tile_group_of(crtc, state);
+	if (crtc_state->vrr_enabled && akstate->tile_group)
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d:%s] fixed timing: tiles of group %d are genlocked\n",
+			       crtc->base.id, crtc->name, akstate->tile_group);
+	else if (crtc_state->vrr_enabled)
 		atomkms_crtc_check_vrr(crtc, crtc_state, akstate);
 	return 0;
 }
@@ -412,11 +419,24 @@ static void atomkms_crtc_atomic_enable(struct drm_crtc *crtc,
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
+	struct atomkms_vblank_sched peer;
+	bool genlock;
 
-	/* Scanout starts now: the first vblank is one frame away. */
+	/*
+	 * Scanout starts now: the first vblank is one frame away, or, for a
+	 * tile of a monitor whose other tiles are scanned out, at theirs.
+	 */
+	genlock = atomkms_tile_peer(akcrtc, akstate->tile_group,
+				    &akstate->timing, &peer);
 	write_seqlock_irq(&akcrtc->vbl_lock);
-	atomkms_vblank_start(&akcrtc->sched, ktime_to_ns(ktime_get()),
-			     &akstate->timing);
+	if (genlock)
+		atomkms_vblank_start_genlocked(&akcrtc->sched,
+					       ktime_to_ns(ktime_get()),
+					       &akstate->timing, &peer);
+	else
+		atomkms_vblank_start(&akcrtc->sched, ktime_to_ns(ktime_get()),
+				     &akstate->timing);
+	akcrtc->tile_group = akstate->tile_group;
 	akcrtc->reported = akcrtc->sched.count;
 	WRITE_ONCE(akcrtc->scanning, true);
 	hrtimer_start(&akcrtc->vblank_timer, ns_to_ktime(akcrtc->sched.next),
@@ -455,6 +475,7 @@ static void atomkms_crtc_stop_schedule(struct atomkms_crtc *akcrtc)
 		atomkms_vblank_advance(&akcrtc->sched,
 				       ktime_to_ns(ktime_get()));
 	WRITE_ONCE(akcrtc->scanning, false);
+	akcrtc->tile_group = 0;
 	write_sequnlock_irq(&akcrtc->vbl_lock);
 }
 

@@ -116,6 +116,14 @@ module_param(hdcp_delay_ms, uint, 0444);
 MODULE_PARM_DESC(hdcp_delay_ms,
 		 "How long their HDCP authentication takes, in ms, at most 10000 (default 100)");
 
+static unsigned int tiles_across;
+module_param(tiles_across, uint, 0444);
+MODULE_PARM_DESC(tiles_across,
+		 "Tiles across one tiled monitor made of the first tiles_across x tiles_down connectors, each of the preferred mode's size (default 0: none)");
+static unsigned int tiles_down;
+module_param(tiles_down, uint, 0444);
+MODULE_PARM_DESC(tiles_down, "Tiles down that monitor (default 1)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -477,6 +485,8 @@ static int __init atomkms_init(void)
 		.max_height = max_height,
 		.pref_width = pref_width,
 		.pref_height = pref_height,
+		.tiles_h = tiles_across,
+		.tiles_v = tiles_down,
 	};
 	struct atomkms_topology *topo;
 	const char *why = "";

@@ -104,6 +104,9 @@ struct atomkms_plane_state {
  * @wb: where this commit's writeback job wants the frame
  * @wb_queued: this commit queued a writeback job; filled by the writeback
  *             connector's atomic_commit, consumed by atomic_flush
+ * @tile_group: the DRM tile group of the tiled connectors it drives (0:
+ *              none), found at each modeset (atomkms_tile.c); its CRTC is
+ *              genlocked to the group's other CRTCs
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
@@ -114,6 +117,7 @@ struct atomkms_crtc_state {
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_writeback wb;
 	bool wb_queued;
+	int tile_group;
 };
 
 /**
@@ -133,6 +137,9 @@ struct atomkms_crtc_state {
  * @reported: the @sched.count the compositor was last told about
  * @scanning: @vblank_timer runs: set before it starts, cleared after it
  *            is cancelled
+ * @tile_group: the DRM tile group of the tiles it scans out (0: none),
+ *              as its state said when it was switched on; under
+ *              @vbl_lock, read by the group's other CRTCs (atomkms_tile.c)
  * @scanout: its simulated scanout: the compositor run for CRCs and
  *           writeback (atomkms_scanout.h)
  * @wb: its writeback connector, if @has_wb
@@ -147,6 +154,7 @@ struct atomkms_crtc {
 	struct atomkms_vblank_sched sched;
 	u64 reported;
 	bool scanning;
+	int tile_group;
 
 	struct atomkms_scanout scanout;
 
@@ -251,6 +259,12 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 void atomkms_crtc_stop(struct atomkms_crtc *akcrtc);
 void atomkms_timing_from_mode(struct atomkms_timing *t,
 			      const struct drm_display_mode *mode, bool hw);
+int atomkms_tile_group_of(struct drm_crtc *crtc, struct drm_atomic_state *state);
+bool atomkms_tile_peer(struct atomkms_crtc *akcrtc, int group,
+		       const struct atomkms_vblank_timing *t,
+		       struct atomkms_vblank_sched *peer);
+void atomkms_tile_evade(struct drm_atomic_state *state);
+
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			      struct atomkms_crtc_state *akstate);
 

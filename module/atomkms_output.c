@@ -150,7 +150,7 @@ static int atomkms_connector_set_edid(struct drm_connector *connector,
 				      const struct atomkms_edid_desc *desc)
 {
 	const struct drm_edid *drm_edid;
-	u8 buf[ATOMKMS_EDID_SIZE];
+	u8 buf[ATOMKMS_EDID_MAX_SIZE];
 	int len;
 
 	len = atomkms_edid_build(desc, buf, sizeof(buf));
@@ -175,8 +175,22 @@ static int atomkms_connector_set_edid(struct drm_connector *connector,
  */
 static bool atomkms_connector_update_edid(struct drm_connector *connector,
 					  const struct drm_display_mode *pref,
-					  unsigned int index, unsigned int hz)
+					  unsigned int index,
+					  const struct atomkms_topo_connector *c)
 {
+	/*
+	 * A tile of a tiled monitor: a DisplayID tiled-display block, which
+	 * drm_edid_connector_update() turns into the connector's tile group
+	 * and TILE property. The tile is the preferred mode's size.
+	 */
+	struct atomkms_edid_tile tile = {
+		.group = c->tile_group,
+		.tiles_h = c->tiles_h,
+		.tiles_v = c->tiles_v,
+		.h_loc = c->tile_h_loc,
+		.v_loc = c->tile_v_loc,
+	};
+	unsigned int hz = c->refresh;
 	struct atomkms_edid_desc desc = {
 		.product = index,
 		.serial = index + 1,
@@ -193,6 +207,7 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		 * is vrr_capable's to say.
 		 */
 		.vrr = true,
+		.tile = c->tile_group ? &tile : NULL,
 	};
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
 	struct drm_display_mode *slow;
@@ -305,7 +320,7 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	pref = atomkms_preferred_mode(connector->dev, c);
 	if (pref)
 		slow = atomkms_connector_update_edid(connector, pref,
-						     out->index, c->refresh);
+						     out->index, c);
 
 	/* The EDID's modes, then the VESA DMT modes that fit (to 4096x2160). */
 	count = drm_edid_connector_add_modes(connector);

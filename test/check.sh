@@ -67,6 +67,14 @@ tests=$(ls build/bin/test-* 2>/dev/null | sed 's|^|/host/|')
 three_crtcs="num_crtcs=3 refresh=60,75,120 crossbar=1"
 # The default topology's run is the debug stage's, under the debug kernel.
 guest_tests guest-tests-3crtc "$three_crtcs"
+# A tiled monitor, two 1920x2160 tiles of one 3840x2160 (issue 13, item 5):
+# test-tiles alone, whose flips need tiles (elsewhere it checks that no
+# connector has a TILE value).
+tiles="num_crtcs=2 tiles_across=2 pref_width=1920 pref_height=2160"
+all_tests=$tests
+tests=/host/build/bin/test-tiles
+guest_tests guest-tests-tiled "$tiles"
+tests=$all_tests
 
 # Real clients (weston, sway, kmscube, modetest) in the clients image.
 echo "== clients"
@@ -131,6 +139,9 @@ igt_run test/igt/ci-zpos.list igt-ci-zpos "mutable_zpos=1" \
 # Content protection: an HDCP 2.2 monitor on the default connector.
 igt_run test/igt/ci-hdcp.list igt-ci-hdcp "hdcp_mask=1 hdcp_delay_ms=50" \
 	test/igt/expected-hdcp.txt test/igt/expected.txt
+# A tiled monitor: both tiles flip at one vblank (kms_tiled_display).
+igt_run test/igt/ci-tiled.list igt-ci-tiled "$tiles" \
+	test/igt/expected-tiled.txt test/igt/expected.txt
 # Two devices (issue 13, item 6): a second atomkms card made through
 # configfs before igt runs, igt's second KMS device for kms_prime's hybrid
 # subtests. Last, so that IGT_SETUP reaches no other run. 16.4 s of

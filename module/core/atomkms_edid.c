@@ -407,13 +407,176 @@ static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
 	ext[2] = db - ext;
 }
 
+/* DisplayID 1.3: an EDID extension of one section. */
+#define ATOMKMS_EDID_DISPID_TAG		0x70
+#define ATOMKMS_EDID_DISPID_REV		0x13
+#define ATOMKMS_EDID_DISPID_MONITOR	3	/* product type */
+#define ATOMKMS_EDID_DISPID_PRODUCT	0x00	/* Product Identification */
+#define ATOMKMS_EDID_DISPID_PRODUCT_LEN	12
+#define ATOMKMS_EDID_DISPID_TIMING1	0x03	/* Type I Detailed Timing */
+#define ATOMKMS_EDID_DISPID_TIMING1_LEN	20
+#define ATOMKMS_EDID_DISPID_TILED	0x12	/* Tiled Display Topology */
+#define ATOMKMS_EDID_DISPID_TILED_LEN	22
+#define ATOMKMS_EDID_DISPID_PARAMS	0x01	/* Display Parameters */
+#define ATOMKMS_EDID_DISPID_PARAMS_LEN	12
+#define ATOMKMS_EDID_DISPID_IFACE	0x0f	/* Display Interface */
+#define ATOMKMS_EDID_DISPID_IFACE_LEN	10
+#define ATOMKMS_EDID_DISPID_BYTES	(3 + ATOMKMS_EDID_DISPID_PRODUCT_LEN + \
+					 3 + ATOMKMS_EDID_DISPID_PARAMS_LEN + \
+					 3 + ATOMKMS_EDID_DISPID_IFACE_LEN + \
+					 3 + ATOMKMS_EDID_DISPID_TILED_LEN + \
+					 3 + ATOMKMS_EDID_DISPID_TIMING1_LEN)
+/* Tile capabilities: one physical enclosure (the tiles are one monitor). */
+#define ATOMKMS_EDID_DISPID_ONE_BOX	0x80
+#define ATOMKMS_EDID_DISPID_PREFERRED	0x80
+/* Aspect ratio "not given": compute it from the active size. */
+#define ATOMKMS_EDID_DISPID_ASPECT_NONE	8
+/* The tiled monitor's product code in its topology ID ("AT"). */
+#define ATOMKMS_EDID_TILE_PRODUCT	0x5441
+
+static bool atomkms_edid_tile_ok(const struct atomkms_edid_tile *tile)
+{
+	return tile->tiles_h >= 1 && tile->tiles_h <= ATOMKMS_EDID_MAX_TILES &&
+	       tile->tiles_v >= 1 && tile->tiles_v <= ATOMKMS_EDID_MAX_TILES &&
+	       tile->h_loc < tile->tiles_h && tile->v_loc < tile->tiles_v;
+}
+
+/* A 16-bit little-endian field, @v minus one. */
+static void atomkms_edid_le16m1(u8 *p, u32 v)
+{
+	p[0] = (v - 1U) & 0xff;
+	p[1] = ((v - 1U) >> 8) & 0xff;
+}
+
+/*
+ * The Type I Detailed Timing of the preferred mode, as the DTD has it (10
+ * kHz clock): DisplayID wants a preferred timing of its own. Fields minus
+ * one; the sync polarities in the offsets' top bits.
+ */
+static void atomkms_edid_dispid_timing(const struct atomkms_edid_desc *desc,
+				       u32 clock10, u8 *b)
+{
+	const struct atomkms_timing *m = &desc->preferred;
+
+	b[0] = ATOMKMS_EDID_DISPID_TIMING1;
+	b[2] = ATOMKMS_EDID_DISPID_TIMING1_LEN;
+	b[3] = (clock10 - 1U) & 0xff;
+	b[4] = ((clock10 - 1U) >> 8) & 0xff;
+	b[5] = ((clock10 - 1U) >> 16) & 0xff;
+	b[6] = ATOMKMS_EDID_DISPID_PREFERRED | ATOMKMS_EDID_DISPID_ASPECT_NONE;
+	atomkms_edid_le16m1(b + 7, m->hdisplay);
+	atomkms_edid_le16m1(b + 9, m->htotal - m->hdisplay);
+	atomkms_edid_le16m1(b + 11, m->hsync_start - m->hdisplay);
+	if (m->hsync_positive)
+		b[12] |= 0x80;
+	atomkms_edid_le16m1(b + 13, m->hsync_end - m->hsync_start);
+	atomkms_edid_le16m1(b + 15, m->vdisplay);
+	atomkms_edid_le16m1(b + 17, m->vtotal - m->vdisplay);
+	atomkms_edid_le16m1(b + 19, m->vsync_start - m->vdisplay);
+	if (m->vsync_positive)
+		b[20] |= 0x80;
+	atomkms_edid_le16m1(b + 21, m->vsync_end - m->vsync_start);
+}
+
+/*
+ * A DisplayID 1.3 extension block: a monitor's section with its Product
+ * Identification, a Tiled Display Topology data block (DisplayID 1.3,
+ * section 4.14: the tile's place in the monitor's grid and its size,
+ * fields minus one, counts and locations split in a low nibble and two
+ * high bits; no bezel; the topology ID that names the monitor), and the
+ * preferred mode as a Type I timing. The section's checksum; the EDID
+ * block's is the caller's.
+ */
+static void atomkms_edid_dispid_tile(const struct atomkms_edid_desc *desc,
+				     u32 clock10, u8 *ext)
+{
+	const struct atomkms_edid_tile *tile = desc->tile;
+	u32 h = tile->tiles_h - 1U, v = tile->tiles_v - 1U;
+	u32 w = desc->preferred.hdisplay, hh = desc->preferred.vdisplay;
+	u8 *b = ext + 5, sum = 0;
+	u32 i;
+
+	ext[0] = ATOMKMS_EDID_DISPID_TAG;
+	ext[1] = ATOMKMS_EDID_DISPID_REV;
+	ext[2] = ATOMKMS_EDID_DISPID_BYTES;
+	ext[3] = ATOMKMS_EDID_DISPID_MONITOR;
+	ext[4] = 0;	/* no further sections */
+
+	/* Product Identification: vendor, product, serial, week, year. */
+	b[0] = ATOMKMS_EDID_DISPID_PRODUCT;
+	b[2] = ATOMKMS_EDID_DISPID_PRODUCT_LEN;
+	b[3] = 'A';
+	b[4] = 'K';
+	b[5] = 'X';
+	b[6] = desc->product & 0xff;
+	b[7] = desc->product >> 8;
+	for (i = 0; i < 4; i++)
+		b[8 + i] = (desc->serial >> (8 * i)) & 0xff;
+	b[12] = ATOMKMS_EDID_WEEK;
+	b[13] = ATOMKMS_EDID_YEAR - 2000;
+	b += 3 + ATOMKMS_EDID_DISPID_PRODUCT_LEN;
+
+	/*
+	 * Display Parameters: the tile's image size (0.1 mm) and pixels,
+	 * gamma 2.2, 8 bits per colour; then the Display Interface: one
+	 * DisplayPort link, RGB 8 bpc.
+	 */
+	b[0] = ATOMKMS_EDID_DISPID_PARAMS;
+	b[2] = ATOMKMS_EDID_DISPID_PARAMS_LEN;
+	b[3] = (desc->width_mm * 10U) & 0xff;
+	b[4] = (desc->width_mm * 10U) >> 8;
+	b[5] = (desc->height_mm * 10U) & 0xff;
+	b[6] = (desc->height_mm * 10U) >> 8;
+	b[7] = w & 0xff;
+	b[8] = w >> 8;
+	b[9] = hh & 0xff;
+	b[10] = hh >> 8;
+	b[12] = ATOMKMS_EDID_GAMMA;
+	/* Aspect ratio, long side to short: (value + 100) / 100. */
+	b[13] = (u8)((w > hh ? w * 100U / hh : hh * 100U / w) - 100U);
+	b[14] = 0x77;		/* 8 bpc, native and overall */
+	b += 3 + ATOMKMS_EDID_DISPID_PARAMS_LEN;
+	b[0] = ATOMKMS_EDID_DISPID_IFACE;
+	b[2] = ATOMKMS_EDID_DISPID_IFACE_LEN;
+	b[3] = 0xa1;		/* DisplayPort, one link */
+	b[5] = 0x02;		/* RGB 4:4:4 at 8 bpc */
+	b += 3 + ATOMKMS_EDID_DISPID_IFACE_LEN;
+
+	b[0] = ATOMKMS_EDID_DISPID_TILED;
+	b[2] = ATOMKMS_EDID_DISPID_TILED_LEN;
+	b[3] = ATOMKMS_EDID_DISPID_ONE_BOX;
+	b[4] = (u8)(((h & 0xf) << 4) | (v & 0xf));
+	b[5] = (u8)(((tile->h_loc & 0xf) << 4) | (tile->v_loc & 0xf));
+	b[6] = (u8)(((h >> 4) << 6) | ((v >> 4) << 4) |
+		    ((tile->h_loc >> 4) << 2) | (tile->v_loc >> 4));
+	atomkms_edid_le16m1(b + 7, w);
+	atomkms_edid_le16m1(b + 9, hh);
+	/* b[11..15]: no bezel. The topology ID: vendor, product, serial. */
+	b[16] = 'A';
+	b[17] = 'K';
+	b[18] = 'X';
+	b[19] = ATOMKMS_EDID_TILE_PRODUCT & 0xff;
+	b[20] = ATOMKMS_EDID_TILE_PRODUCT >> 8;
+	for (i = 0; i < 4; i++)
+		b[21 + i] = (tile->group >> (8 * i)) & 0xff;
+	b += 3 + ATOMKMS_EDID_DISPID_TILED_LEN;
+
+	atomkms_edid_dispid_timing(desc, clock10, b);
+
+	/* The section checksum covers its header, its blocks and itself. */
+	for (i = 1; i < 5 + ATOMKMS_EDID_DISPID_BYTES; i++)
+		sum += ext[i];
+	ext[5 + ATOMKMS_EDID_DISPID_BYTES] = (u8)(0x100 - sum);
+}
+
 /**
  * atomkms_edid_build - build the EDID of a simulated monitor
  * @desc: the monitor
  * @buf: where to write it
  * @buf_size: size of @buf, at least %ATOMKMS_EDID_SIZE
  *
- * Writes a base block and one CTA-861 extension. The established, standard
+ * Writes a base block and one CTA-861 extension, and for a tile of a
+ * tiled monitor (@desc->tile) a DisplayID extension. The established, standard
  * and CTA modes listed are those within @desc's pixel clock and vertical
  * refresh limits; the horizontal limits are computed to cover them all.
  * The limits must include 640x480 at 59.94 Hz (25.175 MHz), mandatory for a
@@ -424,10 +587,11 @@ static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
  * a clock above 655.35 MHz) is refused rather than encoded another way, such
  * as a DisplayID extension: 4096-wide modes reach userspace as CTA VICs.
  *
- * Return: the number of bytes written, %ATOMKMS_EDID_SIZE; or
- * -%ATOMKMS_ENOSPC if @buf_size is too small, -%ATOMKMS_EINVAL if
- * @desc cannot be encoded (bad range limits, or a preferred mode outside
- * them or not a valid DTD, or a line rate above 510 kHz).
+ * Return: the number of bytes written, %ATOMKMS_EDID_SIZE (with a tile,
+ * %ATOMKMS_EDID_MAX_SIZE); or -%ATOMKMS_ENOSPC if @buf_size is too small,
+ * -%ATOMKMS_EINVAL if @desc cannot be encoded (bad range limits, or a
+ * preferred mode outside them or not a valid DTD, or a line rate above
+ * 510 kHz, or a tile outside its monitor's grid).
  */
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 		       u32 buf_size)
@@ -436,13 +600,15 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	struct atomkms_edid_hrange h = { 0, 0 };
 	const struct atomkms_edid_fixed *f;
 	u32 i, n, width_mm = 0, height_mm = 0;
+	u32 size = desc->tile ? ATOMKMS_EDID_MAX_SIZE : ATOMKMS_EDID_SIZE;
 	u8 *p;
 
-	if (buf_size < ATOMKMS_EDID_SIZE)
+	if (buf_size < size)
 		return -ATOMKMS_ENOSPC;
-	if (!atomkms_edid_desc_ok(desc) || !atomkms_edid_mode_ok(desc, clock10))
+	if (!atomkms_edid_desc_ok(desc) || !atomkms_edid_mode_ok(desc, clock10) ||
+	    (desc->tile && !atomkms_edid_tile_ok(desc->tile)))
 		return -ATOMKMS_EINVAL;
-	for (i = 0; i < ATOMKMS_EDID_SIZE; i++)
+	for (i = 0; i < size; i++)
 		buf[i] = 0;
 
 	/* Header, vendor and product, version 1.4. */
@@ -503,10 +669,15 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	atomkms_edid_text(buf + 0x5a + 5, desc->name);
 	buf[0x6c + 3] = ATOMKMS_EDID_TAG_DUMMY;
 
-	buf[0x7e] = 1;
+	buf[0x7e] = size / ATOMKMS_EDID_BLOCK - 1;
+	if (desc->tile) {
+		atomkms_edid_dispid_tile(desc, clock10,
+					 buf + 2 * ATOMKMS_EDID_BLOCK);
+		atomkms_edid_checksum(buf + 2 * ATOMKMS_EDID_BLOCK);
+	}
 	atomkms_edid_checksum(buf);
 	atomkms_edid_checksum(buf + ATOMKMS_EDID_BLOCK);
-	return ATOMKMS_EDID_SIZE;
+	return (int)size;
 }
 
 /**

@@ -138,9 +138,37 @@ static const char *atomkms_params_check(const struct atomkms_params *p)
 		return "hdcp_delay_ms must be at most 10000";
 	if (p->num_refresh > ATOMKMS_TOPO_MAX_CRTCS)
 		return "refresh: at most 8 rates";
+	if (p->tiles_v && !p->tiles_h)
+		return "tiles_down needs tiles_across";
+	if (p->tiles_h > ATOMKMS_TOPO_MAX_TILES ||
+	    p->tiles_v > ATOMKMS_TOPO_MAX_TILES)
+		return "tiles_across and tiles_down must be at most 16";
+	if (p->tiles_h && p->tiles_h * (p->tiles_v ? p->tiles_v : 1) >
+	    (p->num_connectors < 0 ? p->num_crtcs : (u32)p->num_connectors))
+		return "tiles_across x tiles_down must be at most num_connectors";
 	/* Checked here too: no connector may be there to check them on. */
 	return atomkms_topo_check_modes(p->max_width, p->max_height,
 					p->pref_width, p->pref_height);
+}
+
+/*
+ * Connector @i's tile of the parameters' tiled monitor, if it has one: a
+ * tile is a fixed-rate monitor, whatever vrr_mask says (genlocked CRTCs
+ * keep the mode's period).
+ */
+static void atomkms_topo_param_tile(const struct atomkms_params *p,
+				    struct atomkms_topo_connector *c, u32 i)
+{
+	u32 across = p->tiles_h, down = p->tiles_v ? p->tiles_v : 1;
+
+	if (!across || i >= across * down)
+		return;
+	c->tile_group = 1;
+	c->tiles_h = (u8)across;
+	c->tiles_v = (u8)down;
+	c->tile_h_loc = (u8)(i % across);
+	c->tile_v_loc = (u8)(i / across);
+	c->vrr = false;
 }
 
 /**
@@ -235,6 +263,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 			c->refresh = (u16)atomkms_params_refresh(p, i);
 			c->max_width = (u16)p->max_width;
 			c->max_height = (u16)p->max_height;
+			atomkms_topo_param_tile(p, c, i);
 		}
 		if (p->writeback && (p->writeback_mask & BIT(i)))
 			atomkms_topo_add_encoder(t, ATOMKMS_TOPO_ENC_WRITEBACK, i);
@@ -497,6 +526,15 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 				   c->connectors[i].pref_refresh :
 				   c->crtcs[t->encoders[enc_of[e]].pipe].refresh,
 		};
+		if (c->connectors[i].tile_group) {
+			tc->tile_group = c->connectors[i].tile_group;
+			tc->tiles_h = c->connectors[i].tiles_h ?
+				      c->connectors[i].tiles_h : 1;
+			tc->tiles_v = c->connectors[i].tiles_v ?
+				      c->connectors[i].tiles_v : 1;
+			tc->tile_h_loc = c->connectors[i].tile_h_loc;
+			tc->tile_v_loc = c->connectors[i].tile_v_loc;
+		}
 	}
 	t->num_connectors = c->num_connectors;
 	atomkms_topo_writeback_clones(t);
@@ -662,6 +700,48 @@ atomkms_topo_check_connector(const struct atomkms_topology *t, u32 i)
 					c->pref_width, c->pref_height);
 }
 
+/*
+ * A tiled monitor: its tiles fill its grid, one connector each, and
+ * agree on the grid, the tile size and the refresh (their CRTCs are
+ * genlocked: one period); none varies its refresh.
+ */
+static const char *atomkms_topo_check_tiles(const struct atomkms_topology *t,
+					    u32 i)
+{
+	const struct atomkms_topo_connector *c = &t->connectors[i], *o;
+	u32 j, n = 0;
+
+	if (!c->tile_group)
+		return NULL;
+	if (c->tiles_h < 1 || c->tiles_h > ATOMKMS_TOPO_MAX_TILES ||
+	    c->tiles_v < 1 || c->tiles_v > ATOMKMS_TOPO_MAX_TILES)
+		return "connectors: a tiled monitor has 1 to 16 tiles across and down";
+	if (c->tiles_h * c->tiles_v < 2)
+		return "connectors: a tiled monitor has at least two tiles";
+	if (c->tile_h_loc >= c->tiles_h || c->tile_v_loc >= c->tiles_v)
+		return "connectors: a tile's location lies within its monitor's tiles";
+	if (c->vrr)
+		return "connectors: tiles are fixed-rate (vrr 0): their CRTCs are genlocked";
+	for (j = 0; j < t->num_connectors; j++) {
+		o = &t->connectors[j];
+		if (o->tile_group != c->tile_group)
+			continue;
+		n++;
+		if (o->tiles_h != c->tiles_h || o->tiles_v != c->tiles_v)
+			return "connectors: a monitor's tiles agree on tiles across and down";
+		if (o->pref_width != c->pref_width ||
+		    o->pref_height != c->pref_height ||
+		    o->refresh != c->refresh)
+			return "connectors: a monitor's tiles have one tile size and refresh";
+		if (j != i && o->tile_h_loc == c->tile_h_loc &&
+		    o->tile_v_loc == c->tile_v_loc)
+			return "connectors: each tile location has one connector";
+	}
+	if (n != (u32)c->tiles_h * c->tiles_v)
+		return "connectors: a tiled monitor has a connector for every tile";
+	return NULL;
+}
+
 static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
 {
 	u32 i, displays = 0;
@@ -669,6 +749,8 @@ static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
 
 	for (i = 0; i < t->num_connectors; i++) {
 		err = atomkms_topo_check_connector(t, i);
+		if (!err)
+			err = atomkms_topo_check_tiles(t, i);
 		if (err)
 			return err;
 	}

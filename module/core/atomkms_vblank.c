@@ -37,6 +37,31 @@ void atomkms_vblank_start(struct atomkms_vblank_sched *s, s64 now,
 }
 
 /**
+ * atomkms_vblank_start_genlocked - start a schedule in step with another
+ * @s: the schedule; @s->count carries on, as for atomkms_vblank_start()
+ * @now: the time scanout begins
+ * @t: the frame lengths, fixed (no VRR) and the same as @peer's
+ * @peer: a running schedule of the same period (another tile of the
+ *        same monitor): not changed
+ *
+ * The first frame ends at @peer's first vblank after @now, so it may be
+ * short; from then on both schedules' vblanks fall at the same instants,
+ * exactly (the same integer period from the same phase), so the two CRTCs'
+ * vblank timestamps are equal and their counters step together.
+ */
+void atomkms_vblank_start_genlocked(struct atomkms_vblank_sched *s, s64 now,
+				    const struct atomkms_vblank_timing *t,
+				    const struct atomkms_vblank_sched *peer)
+{
+	struct atomkms_vblank_sched p = *peer;
+
+	atomkms_vblank_advance(&p, now);
+	s->t = *t;
+	s->last = now;
+	s->next = p.next > now ? p.next : now + t->frame_ns;
+}
+
+/**
  * atomkms_vblank_advance - account for the vblanks up to a time
  * @s: the schedule
  * @now: the time

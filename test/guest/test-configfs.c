@@ -1243,7 +1243,10 @@ static void test_random(unsigned int seed, unsigned int ops)
 		"crtcs/%u/refresh", "connectors/%u/status", "connectors/%u/type",
 		"connectors/%u/edid_enabled", "connectors/%u/preferred_mode",
 		"connectors/%u/non_desktop", "connectors/%u/vrr", "connectors/%u/link_status",
-		"connectors/%u/hdcp", "connectors/%u/hdcp_delay_ms" };
+		"connectors/%u/hdcp", "connectors/%u/hdcp_delay_ms",
+		"connectors/%u/tile_group", "connectors/%u/tiles_across",
+		"connectors/%u/tiles_down", "connectors/%u/tile_h_loc",
+		"connectors/%u/tile_v_loc" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
 		"640x480@1000", "-*", "+*", "+XR24", "-AR24", "+NV12", "rotate-0",

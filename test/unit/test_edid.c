@@ -622,9 +622,69 @@ static void test_errors(void)
 	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "vsync offset");
 }
 
+/*
+ * A tile of a tiled monitor: a third block, a DisplayID 1.3 extension with
+ * a Tiled Display Topology block, as DRM's drm_parse_tiled_block() and
+ * edid-decode read it: the grid and the tile's place minus one in a low
+ * nibble and two high bits, the size minus one, the topology ID.
+ */
+static void test_tile(void)
+{
+	struct atomkms_edid_tile tile = {
+		.group = 0x010203, .tiles_h = 20, .tiles_v = 1,
+		.h_loc = 17, .v_loc = 0,
+	};
+	struct atomkms_edid_desc d = d1080;
+	u8 edid[ATOMKMS_EDID_MAX_SIZE], sum = 0;
+	const u8 *x = edid + 256, *b = x + 5 + 15 + 15 + 13, *t = b + 25;
+	int len, i;
+
+	d.tile = &tile;
+	CHECK(atomkms_edid_build(&d, edid, 256) == -ATOMKMS_ENOSPC,
+	      "tile: two blocks are too few");
+	len = atomkms_edid_build(&d, edid, sizeof(edid));
+	CHECK(len == 384 && edid[126] == 2, "tile: three blocks, %d", len);
+	CHECK(block_sum(edid) == 0 && block_sum(edid + 128) == 0 &&
+	      block_sum(x) == 0, "tile: block checksums");
+	CHECK(x[0] == 0x70 && x[1] == 0x13 && x[2] == 91 && x[3] == 3,
+	      "tile: DisplayID 1.3 extension of a monitor, 91 bytes of blocks");
+	CHECK(x[5] == 0 && x[7] == 12 && !memcmp(x + 8, "AKX", 3),
+	      "tile: Product Identification first");
+	/* Type I timing: 1080p at 148.5 MHz, preferred. */
+	CHECK(t[0] == 3 && t[2] == 20 && (t[3] | t[4] << 8) + 1 == 14850 &&
+	      (t[6] & 0x80) && (t[7] | t[8] << 8) + 1 == 1920 &&
+	      (t[9] | t[10] << 8) + 1 == 280 && (t[15] | t[16] << 8) + 1 == 1080,
+	      "tile: the preferred mode as a Type I timing");
+	for (i = 1; i < 5 + 91 + 1; i++)
+		sum += x[i];
+	CHECK(sum == 0, "tile: DisplayID section checksum");
+	CHECK(b[0] == 0x12 && b[2] == 22 && b[3] == 0x80,
+	      "tile: tiled display block, one enclosure");
+	/* DRM's decoding, restated. */
+	CHECK(((b[4] >> 4) | ((b[6] >> 2) & 0x30)) + 1 == 20 &&
+	      ((b[4] & 0xf) | (b[6] & 0x30)) + 1 == 1,
+	      "tile: 20x1 tiles (%02x %02x)", b[4], b[6]);
+	CHECK(((b[5] >> 4) | (((b[6] >> 2) & 3) << 4)) == 17 &&
+	      ((b[5] & 0xf) | ((b[6] & 3) << 4)) == 0,
+	      "tile: at column 17, row 0 (%02x %02x)", b[5], b[6]);
+	CHECK((b[7] | b[8] << 8) + 1 == 1920 && (b[9] | b[10] << 8) + 1 == 1080,
+	      "tile: 1920x1080, the preferred mode's size");
+	CHECK(!memcmp(b + 16, "AKX", 3) && b[21] == 3 && b[22] == 2 &&
+	      b[23] == 1 && b[24] == 0, "tile: topology ID names group 0x010203");
+	check_edid_decode("tile", edid, len);
+	tile.h_loc = 20;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) == -ATOMKMS_EINVAL,
+	      "tile: a place outside the grid refused");
+	tile.h_loc = 0;
+	tile.tiles_h = 65;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) == -ATOMKMS_EINVAL,
+	      "tile: 65 tiles across refused");
+}
+
 int main(void)
 {
 	test_vendor();
+	test_tile();
 	test_1080();
 	test_1440();
 	test_720();

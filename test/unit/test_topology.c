@@ -367,6 +367,126 @@ static void test_rules(void)
 		"one writeback connector per CRTC");
 }
 
+/*
+ * A tiled monitor: tiles_across/tiles_down make the first connectors its
+ * tiles, in rows, fixed-rate whatever vrr_mask says; each rule of a tile
+ * group broken once.
+ */
+static struct atomkms_config config(u32 crtcs, u32 ovl, bool writeback);
+
+static void test_tiles(void)
+{
+	struct atomkms_params p = defaults();
+	struct atomkms_topology good, t;
+	const char *why = "";
+	u32 i;
+
+	p.num_crtcs = 4;
+	p.num_overlays = 1;
+	p.tiles_h = 2;
+	p.tiles_v = 1;
+	p.pref_width = 1920;
+	p.pref_height = 2160;
+	CHECK(!atomkms_topology_from_params(&p, &good, &why) &&
+	      !atomkms_topology_validate(&good, &why), "2x1 tiles: %s", why);
+	CHECK(good.connectors[0].tile_group == 1 &&
+	      good.connectors[1].tile_group == 1 &&
+	      !good.connectors[2].tile_group && !good.connectors[3].tile_group,
+	      "the first two connectors are the tiles");
+	CHECK(good.connectors[0].tile_h_loc == 0 &&
+	      good.connectors[1].tile_h_loc == 1 &&
+	      good.connectors[1].tile_v_loc == 0 &&
+	      good.connectors[1].tiles_h == 2 && good.connectors[1].tiles_v == 1,
+	      "tiles in a row");
+	CHECK(!good.connectors[0].vrr && !good.connectors[1].vrr &&
+	      good.connectors[2].vrr, "tiles are fixed-rate, others not");
+	p.tiles_v = 2;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      !atomkms_topology_validate(&t, &why), "2x2 tiles: %s", why);
+	for (i = 0; i < 4; i++)
+		CHECK(t.connectors[i].tile_h_loc == i % 2 &&
+		      t.connectors[i].tile_v_loc == i / 2, "2x2: tile %u", i);
+	p.tiles_v = 0;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[1].tiles_v == 1, "tiles_down 0: one row");
+
+#define BAD_PARAM(field, value, rule) do {				\
+	p = defaults();							\
+	p.num_crtcs = 4;						\
+	p.num_overlays = 1;						\
+	p.field = value;						\
+	REFUSED(#field "=" #value,					\
+		atomkms_topology_from_params(&p, &t, &why), rule);	\
+} while (0)
+	BAD_PARAM(tiles_v, 2, "tiles_down needs tiles_across");
+	BAD_PARAM(tiles_h, 17, "at most 16");
+	BAD_PARAM(tiles_h, 5, "at most num_connectors");
+#undef BAD_PARAM
+	p = defaults();
+	p.num_crtcs = 4;
+	p.num_overlays = 1;
+	p.num_connectors = 2;
+	p.tiles_h = 2;
+	p.tiles_v = 2;
+	REFUSED("4 tiles, 2 connectors", atomkms_topology_from_params(&p, &t, &why),
+		"at most num_connectors");
+	p.tiles_h = 1;
+	p.tiles_v = 1;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "1x1 built");
+	REFUSED("1x1", atomkms_topology_validate(&t, &why),
+		"at least two tiles");
+	p.tiles_h = 2;
+	p.tiles_v = 1;
+	p.refresh[1] = 75;
+	p.refresh[0] = 60;
+	p.num_refresh = 2;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "60+75 built");
+	REFUSED("tiles at 60 and 75 Hz", atomkms_topology_validate(&t, &why),
+		"one tile size and refresh");
+
+#define BROKEN(change, rule) do {					\
+	t = good;							\
+	change;								\
+	REFUSED(#change, atomkms_topology_validate(&t, &why), rule);	\
+} while (0)
+	BROKEN(t.connectors[0].tiles_h = 17, "1 to 16 tiles across");
+	BROKEN(t.connectors[0].tiles_v = 0, "1 to 16 tiles across");
+	BROKEN(t.connectors[1].tile_h_loc = 2, "location lies within");
+	BROKEN(t.connectors[1].tile_v_loc = 1, "location lies within");
+	BROKEN(t.connectors[1].vrr = true, "tiles are fixed-rate");
+	BROKEN(t.connectors[1].tiles_v = 2, "agree on tiles across and down");
+	BROKEN(t.connectors[1].pref_width = 1280, "one tile size and refresh");
+	BROKEN(t.connectors[1].tile_h_loc = 0, "each tile location has one connector");
+	BROKEN(t.connectors[1].tile_group = 2, "a connector for every tile");
+	BROKEN(t.connectors[2].tile_group = 1; t.connectors[2].tiles_h = 2;
+	       t.connectors[2].tiles_v = 1; t.connectors[2].vrr = false;
+	       t.connectors[2].pref_width = 1920;
+	       t.connectors[2].pref_height = 2160,
+	       "each tile location has one connector");
+#undef BROKEN
+
+	/* From configfs's description: the same rules. */
+	{
+		struct atomkms_config c = config(2, 0, false);
+
+		for (i = 0; i < 2; i++) {
+			c.connectors[i].tile_group = 7;
+			c.connectors[i].tiles_h = 2;
+			c.connectors[i].tile_h_loc = (u8)i;
+			c.connectors[i].no_vrr = true;
+		}
+		CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+		      !atomkms_topology_validate(&t, &why) &&
+		      t.connectors[1].tile_group == 7 &&
+		      t.connectors[1].tiles_v == 1 &&
+		      t.connectors[1].tile_h_loc == 1, "config tiles: %s", why);
+		c.connectors[1].no_vrr = false;
+		CHECK(!atomkms_topology_from_config(&c, &t, &why), "built");
+		REFUSED("config tile with vrr", atomkms_topology_validate(&t, &why),
+			"tiles are fixed-rate");
+	}
+}
+
 /* A vkms-like configuration: per CRTC a primary, @ovl overlays, a cursor. */
 static struct atomkms_config config(u32 crtcs, u32 ovl, bool writeback)
 {
@@ -849,6 +969,7 @@ int main(void)
 	test_values();
 	test_bad_params();
 	test_rules();
+	test_tiles();
 	test_config();
 	test_connector_attrs();
 	test_plane_caps();

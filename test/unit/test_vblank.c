@@ -91,9 +91,48 @@ static void test_vrr(void)
 	      "then fixed");
 }
 
+/*
+ * Two tiles of one monitor: the second CRTC starts 5.3 ms after the first,
+ * genlocked to it. Its first frame ends at the first's next vblank; from
+ * then on both have their vblanks at the same instants, however late a
+ * handler accounts for them, and their counters step together.
+ */
+static void test_genlock(void)
+{
+	struct atomkms_vblank_sched a = { .count = 100 }, b = { .count = 3 };
+	s64 t0 = 1000 * MS, t1 = t0 + 5300000, t;
+	u32 i, bad = 0;
+
+	atomkms_vblank_start(&a, t0, &fixed60);
+	atomkms_vblank_start_genlocked(&b, t1, &fixed60, &a);
+	CHECK(b.next == t0 + F60 && b.last == t1 && a.next == t0 + F60 &&
+	      a.count == 100, "first frame ends at the peer's vblank: %lld",
+	      (long long)(b.next - t0));
+	/* A peer whose handler is late: its vblanks are extrapolated. */
+	atomkms_vblank_start_genlocked(&b, t0 + 3 * (s64)F60 + 7, &fixed60, &a);
+	CHECK(b.next == t0 + 4 * (s64)F60, "peer late by 3 frames: %lld",
+	      (long long)(b.next - t0));
+	for (i = 1; i < 1000; i++) {
+		t = t0 + 3 * (s64)F60 + (s64)i * 7777777;
+		atomkms_vblank_advance(&a, t);
+		atomkms_vblank_advance(&b, t);
+		/* Before its first vblank, b's last is when it started. */
+		if (t < t0 + 4 * (s64)F60)
+			continue;
+		bad += a.last != b.last || a.next != b.next ||
+		       a.count - 100 != b.count - 3 + 3;
+	}
+	CHECK(!bad, "vblanks at the same instants, counters in step: %u bad",
+	      bad);
+	/* Started on the peer's vblank itself: the next one, a frame on. */
+	atomkms_vblank_start_genlocked(&b, a.next, &fixed60, &a);
+	CHECK(b.next == a.next + F60, "on the peer's vblank");
+}
+
 int main(void)
 {
 	test_fixed();
+	test_genlock();
 	test_vrr();
 	return check_done("test_vblank");
 }
