@@ -39,6 +39,9 @@
  * @vrr: the refresh range is continuous (adaptive sync): sets the EDID 1.4
  *       continuous-frequency feature, so that DRM fills
  *       &drm_display_info.monitor_range from the range limits
+ * @bpc: bits per colour channel the monitor takes (the base block's video
+ *       input colour depth, which DRM reads into &drm_display_info.bpc):
+ *       6, 8, 10, 12, 14 or 16; 0 for 8
  */
 struct atomkms_edid_desc {
 	const char *name;
@@ -49,6 +52,7 @@ struct atomkms_edid_desc {
 	u32 max_clock_khz;
 	u16 width_mm, height_mm;
 	bool vrr;
+	u8 bpc;
 };
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,

@@ -115,6 +115,11 @@ module_param(hdcp_delay_ms, uint, 0444);
 MODULE_PARM_DESC(hdcp_delay_ms,
 		 "How long their HDCP authentication takes, in ms, at most 10000 (default 100)");
 
+static unsigned int bpc = ATOMKMS_TOPO_BPC_DEFAULT;
+module_param(bpc, uint, 0444);
+MODULE_PARM_DESC(bpc,
+		 "Bits per colour channel of the connectors' monitors, which their EDIDs declare: 8, 10, 12, 14 or 16 (default 10)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -412,6 +417,7 @@ static int __init atomkms_init(void)
 		.vrr_mask = vrr_mask,
 		.hdcp_mask = hdcp_mask,
 		.hdcp_delay_ms = hdcp_delay_ms,
+		.bpc = bpc,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -104,6 +104,9 @@ struct atomkms_plane_state {
  * @wb: where this commit's writeback job wants the frame
  * @wb_queued: this commit queued a writeback job; filled by the writeback
  *             connector's atomic_commit, consumed by atomic_flush
+ * @bpc: the output depth, 8 or 10 bits per channel, chosen in atomic_check
+ *       from its display connectors' &drm_connector_state.max_bpc (8 with
+ *       none); the frame's CRC covers this many bits
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
@@ -114,6 +117,7 @@ struct atomkms_crtc_state {
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct atomkms_writeback wb;
 	bool wb_queued;
+	u8 bpc;
 };
 
 /**

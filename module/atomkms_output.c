@@ -28,9 +28,19 @@ static void atomkms_connector_debugfs_init(struct drm_connector *connector,
 						connector)->hdcp, root);
 }
 
+/* The deepest output by default: "max bpc" at its maximum. */
+#define ATOMKMS_OUTPUT_MAX_BPC	10
+
+static void atomkms_connector_reset(struct drm_connector *connector)
+{
+	drm_atomic_helper_connector_reset(connector);
+	if (connector->state)
+		connector->state->max_requested_bpc = ATOMKMS_OUTPUT_MAX_BPC;
+}
+
 static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
-	.reset			= drm_atomic_helper_connector_reset,
+	.reset			= atomkms_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
 	.debugfs_init		= atomkms_connector_debugfs_init,
@@ -175,7 +185,8 @@ static int atomkms_connector_set_edid(struct drm_connector *connector,
  */
 static bool atomkms_connector_update_edid(struct drm_connector *connector,
 					  const struct drm_display_mode *pref,
-					  unsigned int index, unsigned int hz)
+					  unsigned int index, unsigned int hz,
+					  unsigned int bpc)
 {
 	struct atomkms_edid_desc desc = {
 		.product = index,
@@ -193,6 +204,8 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		 * is vrr_capable's to say.
 		 */
 		.vrr = true,
+		/* The monitor's depth (bpc), into &drm_display_info.bpc. */
+		.bpc = bpc,
 	};
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
 	struct drm_display_mode *slow;
@@ -305,7 +318,8 @@ static int atomkms_connector_get_modes(struct drm_connector *connector)
 	pref = atomkms_preferred_mode(connector->dev, c);
 	if (pref)
 		slow = atomkms_connector_update_edid(connector, pref,
-						     out->index, c->refresh);
+						     out->index, c->refresh,
+						     c->bpc);
 
 	/* The EDID's modes, then the VESA DMT modes that fit (to 4096x2160). */
 	count = drm_edid_connector_add_modes(connector);
@@ -554,6 +568,21 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	 */
 	ret = atomkms_hdcp_init(&out->hdcp, &out->connector, c->hdcp,
 				c->hdcp_delay_ms, c->connected);
+	if (ret)
+		return ret;
+
+	/*
+	 * "max bpc": the deepest output userspace allows. The CRTC sends
+	 * min(it, the monitor's EDID depth), at 8 or 10 bits per channel,
+	 * the depths the compositor's CRC covers (atomkms_crtc_check_bpc()).
+	 * The core's attach writes the value into the connector's state,
+	 * which drm_mode_config_reset() makes only later: make one now.
+	 */
+	atomkms_connector_reset(&out->connector);
+	if (!out->connector.state)
+		return -ENOMEM;
+	ret = drm_connector_attach_max_bpc_property(&out->connector, 8,
+						    ATOMKMS_OUTPUT_MAX_BPC);
 	if (ret)
 		return ret;
 
