@@ -505,8 +505,8 @@ static void test_connector_live(int fd)
 	      "hdcp 2.2: debugfs hdcp_sink_capability",
 	      conn_debugfs(fd, name, "hdcp_sink_capability"));
 	check(!strcmp(conn_debugfs(fd, name, "output_bpc"), "Maximum: 10 ") &&
-	      conn_prop(fd, conn, "max bpc") == 10,
-	      "bpc 10 (default): debugfs output_bpc Maximum 10 from the EDID, max bpc 10",
+	      conn_prop(fd, conn, "max bpc") == 8,
+	      "bpc 10 (default): debugfs output_bpc Maximum 10 from the EDID, max bpc 8 until asked",
 	      sf("%s, max bpc %lld", conn_debugfs(fd, name, "output_bpc"),
 		 conn_prop(fd, conn, "max bpc")));
 	want(write_str(P("%s/hdcp_delay_ms", n0), "120"), 0, "enabled: hdcp_delay_ms is live");

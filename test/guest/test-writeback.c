@@ -25,7 +25,7 @@
  * it (the frame shown is the frame written back), and each scene's live
  * CRC, read through debugfs, must be the core's CRC of the frame written
  * back. A writeback-only CRTC is driven by the writeback connector alone.
- * The Virtual connector is committed at "max bpc" 10 (its default), so
+ * The Virtual connector is committed at "max bpc" 10 (8 by default), so
  * the CRC covers 10 bits a channel; the core composes at that depth.
  *
  * Deep colour (when cloning): an XRGB2101010 primary into an XRGB2101010
