@@ -239,6 +239,9 @@ struct atomkms_frame_plane {
  * @planes: the planes in ascending zpos
  * @flags: ATOMKMS_FRAME_*
  * @color: CRTC colour pipeline from atomkms_color_prepare(), NULL for none
+ * @bpc: the output depth in bits per channel the CRC covers: 10, or 8
+ *       (0 reads as 8); writeback takes the composed pixels in its own
+ *       format whatever it is
  * @crc: if not NULL, receives the frame's CRC (see atomkms_compose_frame())
  * @wb: if not NULL, the writeback framebuffer, @width x @height
  * @line_sink: if not NULL, called with every composed output line, after
@@ -257,6 +260,7 @@ struct atomkms_frame {
 	const struct atomkms_frame_plane *planes;
 	u32 flags;
 	const struct atomkms_color_prep *color;
+	u8 bpc;
 	u64 *crc;
 	const struct atomkms_writeback *wb;
 	void (*line_sink)(void *ctx, u32 y, const struct atomkms_px *line,

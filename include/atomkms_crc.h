@@ -30,6 +30,17 @@
  * 3e-3). One step per two pixels is about a third of the operations per
  * pixel of the 32-bit hash this replaced, which matters most where the
  * code stays scalar (the module; figures in the README).
+ *
+ * A frame sent at 10 bits per channel (a connector's output depth; see
+ * &struct atomkms_frame.bpc) has two more bits a channel than the words
+ * above hold. Its value hashes them too, as the deviation of each 10-bit
+ * channel c from the 10-bit replication of its top 8 bits t (t << 2 |
+ * t >> 6): the 2 bits (c ^ t >> 6) & 3, as 0x00RRGGBB words of a second
+ * set of lanes. Their chain is added only to a frame in which some
+ * deviation is not 0: an 8-bit image, whose 10-bit channels are all
+ * replications, has the same value at 8 and 10 bits (no 8-bit path pays
+ * for 10-bit output), and two 10-bit frames that differ in any low bit
+ * have different values.
  */
 #ifndef ATOMKMS_CRC_H
 #define ATOMKMS_CRC_H
@@ -55,6 +66,8 @@ struct atomkms_crc {
 void atomkms_crc_init(struct atomkms_crc *c);
 void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n);
 u64 atomkms_crc_final(const struct atomkms_crc *c);
+u64 atomkms_crc_final_deep(const struct atomkms_crc *c,
+			   const struct atomkms_crc *deep);
 
 /**
  * atomkms_crc_words - a frame's value as the DRM CRC API's words

@@ -66,6 +66,9 @@ struct atomkms_edid_tile {
  * @tile: NULL, or the tile of a tiled monitor this is: a DisplayID
  *        extension with a Tiled Display Topology data block follows the
  *        CTA-861 one (from which DRM sets the connector's TILE property)
+ * @bpc: bits per colour channel the monitor takes (the base block's video
+ *       input colour depth, which DRM reads into &drm_display_info.bpc):
+ *       6, 8, 10, 12, 14 or 16; 0 for 8
  */
 struct atomkms_edid_desc {
 	const char *name;
@@ -77,6 +80,7 @@ struct atomkms_edid_desc {
 	u16 width_mm, height_mm;
 	bool vrr;
 	const struct atomkms_edid_tile *tile;
+	u8 bpc;
 };
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,

@@ -88,6 +88,13 @@
 #define ATOMKMS_TOPO_HDCP_2_2		2
 /* How long its authentication takes by default, and at most (ms). */
 #define ATOMKMS_TOPO_HDCP_DELAY_MS	100
+/*
+ * A monitor's bits per colour channel, as its EDID's video input says:
+ * 8 to 16, even; 10 by default (a deep-colour monitor).
+ */
+#define ATOMKMS_TOPO_BPC_DEFAULT	10
+#define ATOMKMS_TOPO_BPC_MIN		8
+#define ATOMKMS_TOPO_BPC_MAX		16
 #define ATOMKMS_TOPO_HDCP_MAX_DELAY_MS	10000
 
 /* The values of DRM's enum drm_plane_type (tied to it in atomkms_drv.c). */
@@ -185,6 +192,8 @@ struct atomkms_topo_encoder {
  * @tiles_v: tiles down
  * @tile_h_loc: this tile's column, from 0
  * @tile_v_loc: its row; the tile's size is the preferred mode's
+ * @bpc: the monitor's bits per colour channel, which its generated EDID
+ *       declares (%ATOMKMS_TOPO_BPC_MIN to _MAX, even)
  */
 struct atomkms_topo_connector {
 	u8 encoder;
@@ -194,6 +203,7 @@ struct atomkms_topo_connector {
 	bool vrr;
 	u8 hdcp;
 	u16 hdcp_delay_ms;
+	u8 bpc;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 	u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
@@ -233,6 +243,8 @@ struct atomkms_topology {
  * @vrr_mask: which Virtual connectors are vrr_capable, a bit each
  * @hdcp_mask: which connectors' monitors do HDCP 2.2 (and 1.4), a bit each
  * @hdcp_delay_ms: how long their authentication takes (0: the default)
+ * @bpc: the connectors' monitors' bits per colour channel (0: the default,
+ *       %ATOMKMS_TOPO_BPC_DEFAULT)
  * @crossbar: any CRTC may drive any Virtual connector, several at once,
  *            but the last connector, which cannot be cloned
  * @refresh: the preferred refresh rate of the connector on each CRTC
@@ -265,6 +277,7 @@ struct atomkms_params {
 	u32 vrr_mask;
 	u32 hdcp_mask;
 	u32 hdcp_delay_ms;
+	u32 bpc;
 	bool crossbar;
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;
@@ -329,7 +342,8 @@ struct atomkms_config_plane_caps {
  *              encoder's CRTC; a refresh of 0 alone: that CRTC's), and
  *              the EDID written for it, @edid_len bytes at @edid (0: none),
  *              which the device uses if @edid_enabled; its monitor's
- *              @hdcp and @hdcp_delay_ms (0: the default); its tile of a
+ *              @hdcp and @hdcp_delay_ms (0: the default), @bpc (0:
+ *              %ATOMKMS_TOPO_BPC_DEFAULT); its tile of a
  *              tiled monitor, as &atomkms_topo_connector's (@tile_group
  *              0: none; @tiles_h or @tiles_v 0: 1)
  */
@@ -356,6 +370,7 @@ struct atomkms_config {
 		bool edid_enabled;
 		u8 hdcp;
 		u16 hdcp_delay_ms;
+		u8 bpc;
 		u16 pref_width, pref_height, pref_refresh;
 		u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
 		const u8 *edid;
@@ -376,6 +391,7 @@ const char *atomkms_topo_connector_type_name(u32 type);
 int atomkms_topo_parse_mode(const char *s, u32 len, u16 *w, u16 *h, u16 *hz,
 			    const char **why);
 const char *atomkms_topo_check_preferred(u32 w, u32 h, u32 hz);
+bool atomkms_topo_bpc_ok(u32 bpc);
 const char *atomkms_topo_check_edid(const u8 *buf, u32 len);
 
 u64 atomkms_topo_formats_all(void);

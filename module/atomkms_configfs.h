@@ -24,6 +24,7 @@ struct platform_device;
  * @link_bad: link-status is BAD (while disabled: once enabled)
  * @hdcp: the monitor's HDCP, %ATOMKMS_TOPO_HDCP_NONE, _1_4 or _2_2
  * @hdcp_delay_ms: how long its authentication takes, 0 for the default
+ * @bpc: the monitor's bits per colour channel, 0 for the default (10)
  * @pref_width: preferred mode width, 0 for the default (1920x1080)
  * @pref_height: its height
  * @pref_refresh: its refresh, 0 for its CRTC's
@@ -40,6 +41,7 @@ struct atomkms_cfs_connector {
 	bool link_bad;
 	u8 hdcp;
 	u16 hdcp_delay_ms;
+	u8 bpc;
 	u16 pref_width, pref_height, pref_refresh;
 	u8 *edid;
 	u32 edid_len;

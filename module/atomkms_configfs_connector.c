@@ -18,6 +18,8 @@
  *                   of (atomkms_tile.c); tiles_across, tiles_down 1-16
  *                   (1), tile_h_loc, tile_v_loc 0-15 (0): its grid and
  *                   its place in it; the tile's size is preferred_mode
+ *   bpc             the monitor's bits per colour channel, which its
+ *                   generated EDID declares: 8 to 16, even (default 10)
  *
  * "live" attributes may change while the device is enabled; the others
  * answer -EBUSY then. A live status, EDID and HDCP delay stay with the
@@ -549,7 +551,41 @@ CONFIGFS_ATTR(atomkms_cfs_connector_, non_desktop);
 CONFIGFS_ATTR(atomkms_cfs_connector_, vrr);
 CONFIGFS_ATTR(atomkms_cfs_connector_, link_status);
 CONFIGFS_ATTR(atomkms_cfs_connector_, hdcp);
+static ssize_t atomkms_cfs_connector_bpc_show(struct config_item *item,
+					      char *page)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u8 v;
+
+	mutex_lock(&obj->dev->lock);
+	v = obj->conn.bpc;
+	mutex_unlock(&obj->dev->lock);
+	return sprintf(page, "%u\n", v ? v : ATOMKMS_TOPO_BPC_DEFAULT);
+}
+
+static ssize_t atomkms_cfs_connector_bpc_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	struct atomkms_cfs_object *obj = to_cfs_object(item);
+	u32 v;
+	int ret;
+
+	ret = atomkms_cfs_lock_disabled(obj, "bpc");
+	if (ret)
+		return ret;
+	ret = kstrtou32(page, 0, &v);
+	if (!ret && !atomkms_topo_bpc_ok(v))
+		ret = -ERANGE;
+	if (ret)
+		atomkms_cfs_refuse(obj, "bpc", ret, "8, 10, 12, 14 or 16");
+	else
+		obj->conn.bpc = v;
+	mutex_unlock(&obj->dev->lock);
+	return ret ? ret : count;
+}
+
 CONFIGFS_ATTR(atomkms_cfs_connector_, hdcp_delay_ms);
+CONFIGFS_ATTR(atomkms_cfs_connector_, bpc);
 
 struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_status,
@@ -567,6 +603,7 @@ struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_tiles_down,
 	&atomkms_cfs_connector_attr_tile_h_loc,
 	&atomkms_cfs_connector_attr_tile_v_loc,
+	&atomkms_cfs_connector_attr_bpc,
 	NULL,
 };
 
@@ -584,6 +621,7 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 	c->connectors[i].no_vrr = obj->conn.no_vrr;
 	c->connectors[i].hdcp = obj->conn.hdcp;
 	c->connectors[i].hdcp_delay_ms = obj->conn.hdcp_delay_ms;
+	c->connectors[i].bpc = obj->conn.bpc;
 	c->connectors[i].edid_enabled = obj->conn.edid_enabled;
 	c->connectors[i].pref_width = obj->conn.pref_width;
 	c->connectors[i].pref_height = obj->conn.pref_height;

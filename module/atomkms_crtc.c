@@ -168,6 +168,7 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 	/* Derived fields are derived again by atomic_check and flush. */
 	state->timing = to_atomkms_crtc_state(crtc->state)->timing;
 	state->tile_group = to_atomkms_crtc_state(crtc->state)->tile_group;
+	state->bpc = to_atomkms_crtc_state(crtc->state)->bpc;
 	state->wb_queued = false;
 	return &state->base;
 }
@@ -186,7 +187,17 @@ static void atomkms_crtc_reset(struct drm_crtc *crtc)
 	if (crtc->state)
 		atomkms_crtc_destroy_state(crtc, crtc->state);
 
+	if (state)
+		state->bpc = 8;
 	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
+}
+
+/* In debugfs "state": the output depth this state chose. */
+static void atomkms_crtc_print_state(struct drm_printer *p,
+				     const struct drm_crtc_state *state)
+{
+	drm_printf(p, "\toutput_bpc=%u\n",
+		   container_of(state, struct atomkms_crtc_state, base)->bpc);
 }
 
 static const struct drm_crtc_funcs atomkms_crtc_funcs = {
@@ -195,6 +206,7 @@ static const struct drm_crtc_funcs atomkms_crtc_funcs = {
 	.reset			= atomkms_crtc_reset,
 	.atomic_duplicate_state	= atomkms_crtc_duplicate_state,
 	.atomic_destroy_state	= atomkms_crtc_destroy_state,
+	.atomic_print_state	= atomkms_crtc_print_state,
 	.enable_vblank		= atomkms_enable_vblank,
 	.disable_vblank		= atomkms_disable_vblank,
 	.get_vblank_counter	= atomkms_get_vblank_counter,
@@ -360,6 +372,44 @@ static void atomkms_crtc_check_vrr(struct drm_crtc *crtc,
 		       akstate->timing.min_ns, akstate->timing.max_ns);
 }
 
+/**
+ * atomkms_crtc_check_bpc - the output depth of a CRTC state
+ * @crtc: the CRTC
+ * @state: the commit
+ * @akstate: the CRTC's new state, whose @bpc gets the depth
+ *
+ * The depth every display connector the CRTC drives takes: the smallest
+ * &drm_connector_state.max_bpc (the core's min of "max bpc" and the
+ * EDID's depth), 10 bits per channel if it is 10 or more, else 8. A
+ * change of either connector property or routing is a modeset, which
+ * brings all the CRTC's connectors into @state; without one the depth
+ * stays that of the current state. A CRTC with only a writeback
+ * connector outputs 8 bits: writeback takes the composed pixels in its
+ * framebuffer's format whatever the depth.
+ */
+static void atomkms_crtc_check_bpc(struct drm_crtc *crtc,
+				   struct drm_atomic_state *state,
+				   struct atomkms_crtc_state *akstate)
+{
+	struct drm_connector_state *conn_state;
+	struct drm_connector *connector;
+	unsigned int max = 0;
+	int i;
+
+	if (!drm_atomic_crtc_needs_modeset(&akstate->base))
+		return;
+	for_each_new_connector_in_state(state, connector, conn_state, i) {
+		if (conn_state->crtc != crtc ||
+		    connector->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+			continue;
+		if (!max || conn_state->max_bpc < max)
+			max = conn_state->max_bpc;
+	}
+	akstate->bpc = max >= 10 ? 10 : 8;
+	drm_dbg_atomic(crtc->dev, "[CRTC:%d:%s] output %u bpc (connectors' max %u)\n",
+		       crtc->base.id, crtc->name, akstate->bpc, max);
+}
+
 static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
@@ -411,6 +461,7 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 			       crtc->base.id, crtc->name, akstate->tile_group);
 	else if (crtc_state->vrr_enabled)
 		atomkms_crtc_check_vrr(crtc, crtc_state, akstate);
+	atomkms_crtc_check_bpc(crtc, state, akstate);
 	return 0;
 }
 
@@ -575,6 +626,7 @@ void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 		.num_planes = n,
 		.planes = akstate->planes,
 		.color = &akstate->color,
+		.bpc = akstate->bpc,
 	};
 }
 

@@ -123,6 +123,10 @@ MODULE_PARM_DESC(tiles_across,
 static unsigned int tiles_down;
 module_param(tiles_down, uint, 0444);
 MODULE_PARM_DESC(tiles_down, "Tiles down that monitor (default 1)");
+static unsigned int bpc = ATOMKMS_TOPO_BPC_DEFAULT;
+module_param(bpc, uint, 0444);
+MODULE_PARM_DESC(bpc,
+		 "Bits per colour channel of the connectors' monitors, which their EDIDs declare: 8, 10, 12, 14 or 16 (default 10)");
 
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
@@ -477,6 +481,7 @@ static int __init atomkms_init(void)
 		.vrr_mask = vrr_mask,
 		.hdcp_mask = hdcp_mask,
 		.hdcp_delay_ms = hdcp_delay_ms,
+		.bpc = bpc,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -107,6 +107,9 @@ struct atomkms_plane_state {
  * @tile_group: the DRM tile group of the tiled connectors it drives (0:
  *              none), found at each modeset (atomkms_tile.c); its CRTC is
  *              genlocked to the group's other CRTCs
+ * @bpc: the output depth, 8 or 10 bits per channel, chosen in atomic_check
+ *       from its display connectors' &drm_connector_state.max_bpc (8 with
+ *       none); the frame's CRC covers this many bits
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
@@ -118,6 +121,7 @@ struct atomkms_crtc_state {
 	struct atomkms_writeback wb;
 	bool wb_queued;
 	int tile_group;
+	u8 bpc;
 };
 
 /**

@@ -28,9 +28,27 @@ static void atomkms_connector_debugfs_init(struct drm_connector *connector,
 						connector)->hdcp, root);
 }
 
+/* The deepest output: "max bpc" runs from 8 to this. */
+#define ATOMKMS_OUTPUT_MAX_BPC	10
+/*
+ * "max bpc" at reset, as amdgpu's: 8, so that deep colour is asked for.
+ * An 8-bit client that checks a colour pipeline's result against 8-bit
+ * colours (igt's kms_color@ctm-*: a CTM of 0.5 is 0x8000, which 8-bit
+ * framebuffers can only approach) would otherwise see the CRC of its
+ * 10 bits. The core's attach leaves the maximum in the state.
+ */
+#define ATOMKMS_OUTPUT_DEFAULT_BPC	8
+
+static void atomkms_connector_reset(struct drm_connector *connector)
+{
+	drm_atomic_helper_connector_reset(connector);
+	if (connector->state)
+		connector->state->max_requested_bpc = ATOMKMS_OUTPUT_DEFAULT_BPC;
+}
+
 static const struct drm_connector_funcs atomkms_connector_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
-	.reset			= drm_atomic_helper_connector_reset,
+	.reset			= atomkms_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
 	.debugfs_init		= atomkms_connector_debugfs_init,
@@ -208,6 +226,8 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		 */
 		.vrr = true,
 		.tile = c->tile_group ? &tile : NULL,
+		/* The monitor's depth (bpc), into &drm_display_info.bpc. */
+		.bpc = c->bpc,
 	};
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
 	struct drm_display_mode *slow;
@@ -590,6 +610,23 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 				c->hdcp_delay_ms, c->connected);
 	if (ret)
 		return ret;
+
+	/*
+	 * "max bpc": the deepest output userspace allows, 8 until it asks
+	 * for more. The CRTC sends
+	 * min(it, the monitor's EDID depth), at 8 or 10 bits per channel,
+	 * the depths the compositor's CRC covers (atomkms_crtc_check_bpc()).
+	 * The core's attach writes the value into the connector's state,
+	 * which drm_mode_config_reset() makes only later: make one now.
+	 */
+	atomkms_connector_reset(&out->connector);
+	if (!out->connector.state)
+		return -ENOMEM;
+	ret = drm_connector_attach_max_bpc_property(&out->connector, 8,
+						    ATOMKMS_OUTPUT_MAX_BPC);
+	if (ret)
+		return ret;
+	out->connector.state->max_requested_bpc = ATOMKMS_OUTPUT_DEFAULT_BPC;
 
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)

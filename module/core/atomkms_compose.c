@@ -883,9 +883,34 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 		atomkms_writeback_line(wb, y, ctx->acc, f->width);
 }
 
+/* A channel's 10-bit deviation from its top 8 bits' (atomkms_crc.h). */
+static __always_inline u32 atomkms_dev10(u16 v)
+{
+	return ((v >> 6) ^ (v >> 14)) & 3;
+}
+
+/*
+ * The deviation words of a 10-bit line into @o, hashed into @deep;
+ * Return: their OR, 0 when the line is all 8-bit replications.
+ */
+static u32 atomkms_crc_deep_line(struct atomkms_crc *deep, u32 *o,
+				 const struct atomkms_px *px, u32 width)
+{
+	u32 x, any = 0;
+
+	for (x = 0; x < width; x++) {
+		o[x] = atomkms_dev10(px[x].r) << 16 |
+		       atomkms_dev10(px[x].g) << 8 | atomkms_dev10(px[x].b);
+		any |= o[x];
+	}
+	atomkms_crc_line(deep, o, width);
+	return any;
+}
+
 static void atomkms_sinks(const struct atomkms_frame *f,
 			  const struct atomkms_line_ctx *ctx, u32 y,
-			  struct atomkms_crc *crc)
+			  struct atomkms_crc *crc, struct atomkms_crc *deep,
+			  u32 *deep_any)
 {
 	const struct atomkms_px *px = ctx->acc;
 	u32 x;
@@ -899,6 +924,9 @@ static void atomkms_sinks(const struct atomkms_frame *f,
 			o[x] = (u32)(px[x].r >> 8) << 16 |
 			       (u32)(px[x].g >> 8) << 8 | px[x].b >> 8;
 		atomkms_crc_line(crc, o, f->width);
+		if (f->bpc > 8)
+			*deep_any |= atomkms_crc_deep_line(deep, o, px,
+							   f->width);
 	}
 	if (f->wb)
 		atomkms_writeback_line(f->wb, y, px, f->width);
@@ -1006,7 +1034,9 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
  * above are skipped), the colour pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
  * (never 0) over the frame's lines as 0x00RRGGBB words (each channel
  * v >> 8): equal 8-bit pixels give equal CRCs, whatever planes and formats
- * produced them. Jobs whose destination does not fit the frame are
+ * produced them. At a @frame->bpc of 10 it covers each channel's 10 bits
+ * (v >> 6): the deviation words of atomkms_crc.h, which only 16-bit lines
+ * can have (a packed 8-bit line's are all 0). Jobs whose destination does not fit the frame are
  * skipped.
  *
  * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
@@ -1021,7 +1051,8 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	bool has_color, cull = !(frame->flags & ATOMKMS_FRAME_GENERAL);
 	s32 w = frame->width, h = frame->height;
 	s32 n = frame->num_planes, y, start;
-	struct atomkms_crc crc;
+	struct atomkms_crc crc, deep;
+	u32 deep_any = 0;
 
 	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
@@ -1030,6 +1061,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 
 	atomkms_line_ctx_init(&ctx, s);
 	atomkms_crc_init(&crc);
+	atomkms_crc_init(&deep);
 	has_color = atomkms_frame_setup(frame, &ctx, jobs, paths, cull);
 
 	for (y = 0; y < h; y++) {
@@ -1056,9 +1088,10 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 		}
 		if (has_color)
 			atomkms_color_apply_line(frame->color, ctx.acc, w);
-		atomkms_sinks(frame, &ctx, y, &crc);
+		atomkms_sinks(frame, &ctx, y, &crc, &deep, &deep_any);
 	}
 	if (frame->crc)
-		*frame->crc = atomkms_crc_final(&crc);
+		*frame->crc = deep_any ? atomkms_crc_final_deep(&crc, &deep) :
+			      atomkms_crc_final(&crc);
 	return 0;
 }

@@ -90,6 +90,26 @@ static u64 atomkms_fmix64(u64 h)
 	return h ^ (h >> 33);
 }
 
+/* The lanes of @c chained onto @f. */
+static u64 atomkms_crc_chain(u64 f, const struct atomkms_crc *c)
+{
+	u32 k;
+
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+		f = atomkms_fmix64(f ^ c->h[k]);
+	return f;
+}
+
+/* igt's sanity checks: no word 0xffffffff, no value 0. */
+static u64 atomkms_crc_fold(u64 f)
+{
+	if ((u32)(f >> 32) == 0xffffffffu)
+		f -= 1ull << 32;
+	if ((u32)f == 0xffffffffu)
+		f -= 1;
+	return f ? f : 1;
+}
+
 /**
  * atomkms_crc_final - the frame's value
  * @c: the checksum, after every line
@@ -98,14 +118,20 @@ static u64 atomkms_fmix64(u64 h)
  */
 u64 atomkms_crc_final(const struct atomkms_crc *c)
 {
-	u64 f = 0;
-	u32 k;
+	return atomkms_crc_fold(atomkms_crc_chain(0, c));
+}
 
-	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		f = atomkms_fmix64(f ^ c->h[k]);
-	if ((u32)(f >> 32) == 0xffffffffu)
-		f -= 1ull << 32;
-	if ((u32)f == 0xffffffffu)
-		f -= 1;
-	return f ? f : 1;
+/**
+ * atomkms_crc_final_deep - the value of a 10-bit frame with deviations
+ * @c: the checksum of the frame's 8-bit words, after every line
+ * @deep: the checksum of its deviation words (see atomkms_crc.h), after
+ *        every line; call only if one of them was not 0
+ *
+ * Return: the value, never 0, neither half 0xffffffff.
+ */
+u64 atomkms_crc_final_deep(const struct atomkms_crc *c,
+			   const struct atomkms_crc *deep)
+{
+	return atomkms_crc_fold(atomkms_crc_chain(atomkms_crc_chain(0, c),
+						  deep));
 }

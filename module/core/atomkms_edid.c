@@ -22,8 +22,12 @@
 #define ATOMKMS_EDID_WEEK	1
 #define ATOMKMS_EDID_YEAR	2024
 
-/* Video input: digital, 8 bits per colour, DisplayPort. */
-#define ATOMKMS_EDID_INPUT	(0x80 | 0x20 | 0x05)
+/*
+ * Video input: digital, DisplayPort; the colour depth in bits 6:4,
+ * (bpc - 4) / 2 for 6 to 16 bits per channel.
+ */
+#define ATOMKMS_EDID_INPUT	(0x80 | 0x05)
+#define ATOMKMS_EDID_DEPTH_SHIFT	4
 /* Gamma 2.2, stored as 100 * gamma - 100. */
 #define ATOMKMS_EDID_GAMMA	120
 
@@ -206,6 +210,8 @@ static bool atomkms_edid_desc_ok(const struct atomkms_edid_desc *desc)
 	    desc->max_vrefresh > ATOMKMS_EDID_RATE_MAX)
 		return false;
 	if (!atomkms_edid_fits(desc, vga->clock_khz, vga->htotal, vga->vtotal))
+		return false;
+	if (desc->bpc && (desc->bpc < 6 || desc->bpc > 16 || desc->bpc & 1))
 		return false;
 	return desc->width_mm <= ATOMKMS_EDID_SIZE_MAX_MM &&
 	       desc->height_mm <= ATOMKMS_EDID_SIZE_MAX_MM;
@@ -626,7 +632,8 @@ int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,
 	buf[19] = 4;
 
 	/* Basic display parameters; both sizes or neither. */
-	buf[20] = ATOMKMS_EDID_INPUT;
+	buf[20] = ATOMKMS_EDID_INPUT |
+		  ((desc->bpc ? desc->bpc : 8) - 4) / 2 << ATOMKMS_EDID_DEPTH_SHIFT;
 	if (desc->width_mm && desc->height_mm) {
 		width_mm = desc->width_mm;
 		height_mm = desc->height_mm;

@@ -118,6 +118,18 @@ static u32 atomkms_params_refresh(const struct atomkms_params *p, u32 i)
 	return hz > 0xffff ? 0xffff : hz;
 }
 
+/**
+ * atomkms_topo_bpc_ok - can a monitor have this many bits per channel
+ * @bpc: the value
+ *
+ * Return: @bpc is a monitor depth atomkms drives: 8 to 16, even.
+ */
+bool atomkms_topo_bpc_ok(u32 bpc)
+{
+	return bpc >= ATOMKMS_TOPO_BPC_MIN && bpc <= ATOMKMS_TOPO_BPC_MAX &&
+	       !(bpc & 1);
+}
+
 /* What from_params() refuses before it builds anything. */
 static const char *atomkms_params_check(const struct atomkms_params *p)
 {
@@ -136,6 +148,8 @@ static const char *atomkms_params_check(const struct atomkms_params *p)
 		return "max_scale_factor must be 1 to 16";
 	if (p->hdcp_delay_ms > ATOMKMS_TOPO_HDCP_MAX_DELAY_MS)
 		return "hdcp_delay_ms must be at most 10000";
+	if (p->bpc && !atomkms_topo_bpc_ok(p->bpc))
+		return "bpc must be 8, 10, 12, 14 or 16";
 	if (p->num_refresh > ATOMKMS_TOPO_MAX_CRTCS)
 		return "refresh: at most 8 rates";
 	if (p->tiles_v && !p->tiles_h)
@@ -258,6 +272,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 			c->hdcp_delay_ms = (u16)(p->hdcp_delay_ms ?
 						 p->hdcp_delay_ms :
 						 ATOMKMS_TOPO_HDCP_DELAY_MS);
+			c->bpc = (u8)(p->bpc ? p->bpc : ATOMKMS_TOPO_BPC_DEFAULT);
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -519,6 +534,8 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 			.hdcp_delay_ms = c->connectors[i].hdcp_delay_ms ?
 					 c->connectors[i].hdcp_delay_ms :
 					 ATOMKMS_TOPO_HDCP_DELAY_MS,
+			.bpc = c->connectors[i].bpc ? c->connectors[i].bpc :
+			       ATOMKMS_TOPO_BPC_DEFAULT,
 			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
 			.max_width = w > 4096 ? w : 4096,
 			.max_height = h > 2160 ? h : 2160,
@@ -696,6 +713,8 @@ atomkms_topo_check_connector(const struct atomkms_topology *t, u32 i)
 		return "connectors: refresh must be 1 to 1000 Hz";
 	if (!atomkms_topo_connector_type_name(c->type))
 		return "connectors: unknown connector type";
+	if (!atomkms_topo_bpc_ok(c->bpc))
+		return "connectors: bpc must be 8, 10, 12, 14 or 16";
 	return atomkms_topo_check_modes(c->max_width, c->max_height,
 					c->pref_width, c->pref_height);
 }

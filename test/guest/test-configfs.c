@@ -342,6 +342,15 @@ static void test_connector_bad_writes(void)
 	want(write_str(P("d1/connectors/n1/vrr"), "0"), 0, "vrr 0 on the other");
 	check(!strcmp(read_line(P("d1/connectors/n1/vrr")), "0"), "vrr: reads back 0",
 	      read_line(P("d1/connectors/n1/vrr")));
+	check(!strcmp(read_line(P("%s/bpc", n0)), "10"), "bpc: 10 by default",
+	      read_line(P("%s/bpc", n0)));
+	want(write_str(P("%s/bpc", n0), "9"), -ERANGE, "bpc 9");
+	want(write_str(P("%s/bpc", n0), "6"), -ERANGE, "bpc 6");
+	want(write_str(P("%s/bpc", n0), "18"), -ERANGE, "bpc 18");
+	want(write_str(P("%s/bpc", n0), "ten"), -EINVAL, "bpc ten");
+	want(write_str(P("d1/connectors/n1/bpc"), "8"), 0, "bpc 8 on the other");
+	check(!strcmp(read_line(P("d1/connectors/n1/bpc")), "8"), "bpc: reads back 8",
+	      read_line(P("d1/connectors/n1/bpc")));
 	want(write_str(P("%s/link_status", n0), "fine"), -EINVAL, "link_status fine");
 	check(!strcmp(read_line(P("%s/link_status", n0)), "good"), "link_status good at first",
 	      read_line(P("%s/link_status", n0)));
@@ -482,6 +491,7 @@ static void test_connector_live(int fd)
 	     "enabled: preferred_mode");
 	want(write_str(P("%s/non_desktop", n0), "1"), -EBUSY, "enabled: non_desktop");
 	want(write_str(P("%s/vrr", n0), "0"), -EBUSY, "enabled: vrr");
+	want(write_str(P("%s/bpc", n0), "12"), -EBUSY, "enabled: bpc");
 	want(write_str(P("%s/hdcp", n0), "1.4"), -EBUSY, "enabled: hdcp");
 	check(conn_prop(fd, conn, "Content Protection") == 0 &&
 	      conn_prop(fd, conn, "HDCP Content Type") == 0 &&
@@ -494,6 +504,11 @@ static void test_connector_live(int fd)
 	check(!strcmp(conn_debugfs(fd, name, "hdcp_sink_capability"), "HDCP1.4 HDCP2.2 "),
 	      "hdcp 2.2: debugfs hdcp_sink_capability",
 	      conn_debugfs(fd, name, "hdcp_sink_capability"));
+	check(!strcmp(conn_debugfs(fd, name, "output_bpc"), "Maximum: 10 ") &&
+	      conn_prop(fd, conn, "max bpc") == 8,
+	      "bpc 10 (default): debugfs output_bpc Maximum 10 from the EDID, max bpc 8 until asked",
+	      sf("%s, max bpc %lld", conn_debugfs(fd, name, "output_bpc"),
+		 conn_prop(fd, conn, "max bpc")));
 	want(write_str(P("%s/hdcp_delay_ms", n0), "120"), 0, "enabled: hdcp_delay_ms is live");
 
 	/* Stored, not yet in use. */
@@ -691,6 +706,16 @@ static void test_hotplug(int fd)
 	      sf("%lld", conn_prop(fd, conn, "non-desktop")));
 	check(conn_prop(fd, conn, "vrr_capable") == 0, "plug: vrr 0, not vrr_capable",
 	      sf("%lld", conn_prop(fd, conn, "vrr_capable")));
+	{
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s-%u",
+			 c ? drmModeGetConnectorTypeName(c->connector_type) : "",
+			 c ? c->connector_type_id : 0);
+		check(!strcmp(conn_debugfs(fd, name, "output_bpc"), "Maximum: 8 "),
+		      "plug: bpc 8, debugfs output_bpc Maximum 8 from the EDID",
+		      sf("%s: %s", name, conn_debugfs(fd, name, "output_bpc")));
+	}
 	check(conn_prop(fd, res->connectors[0], "vrr_capable") == 1,
 	      "the first connector (vrr 1) is vrr_capable",
 	      sf("%lld", conn_prop(fd, res->connectors[0], "vrr_capable")));

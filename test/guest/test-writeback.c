@@ -25,6 +25,15 @@
  * it (the frame shown is the frame written back), and each scene's live
  * CRC, read through debugfs, must be the core's CRC of the frame written
  * back. A writeback-only CRTC is driven by the writeback connector alone.
+ * The Virtual connector is committed at "max bpc" 10 (8 by default), so
+ * the CRC covers 10 bits a channel; the core composes at that depth.
+ *
+ * Deep colour (when cloning): an XRGB2101010 primary into an XRGB2101010
+ * writeback at "max bpc" 10 and 8, each against the core; every pixel's
+ * 30 bits written back exactly as the framebuffer holds them, at both
+ * depths (writeback takes its own format); and a second framebuffer with
+ * the low 2 bits of every channel flipped: a live CRC of its own at 10
+ * bpc, the first's at 8.
  *
  * Usage: test-writeback
  */
@@ -95,7 +104,18 @@ static struct {
 	uint32_t min_scale, max_scale;
 	void *scratch;
 	struct crc_reader crc;	/* live CRCs, while cloning */
-} k = { .fd = -1, .crc = { .data = -1 } };
+	unsigned int bpc;	/* "max bpc" of the Virtual connector */
+} k = { .fd = -1, .crc = { .data = -1 }, .bpc = 10 };
+
+/*
+ * The depth the CRTC outputs, which its CRC covers: the Virtual
+ * connector's "max bpc" (its monitor takes 10 at the default load); 8
+ * for the writeback connector alone.
+ */
+static unsigned int out_bpc(void)
+{
+	return k.clone ? k.bpc : 8;
+}
 
 static uint64_t rng_state;
 
@@ -296,6 +316,7 @@ static int commit(const struct scene *s, const struct fmt_fb *fbs,
 	areq_add(&r, k.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", wr->active);
 	areq_add(&r, k.vconn, conn, "CRTC_ID",
 		 k.clone || wr->vconn ? k.crtc : 0);
+	areq_add(&r, k.vconn, conn, "max bpc", k.bpc);
 	areq_add(&r, k.wb.conn, conn, "CRTC_ID", wr->crtc);
 	areq_add(&r, k.wb.conn, conn, "WRITEBACK_FB_ID", wr->fb_id);
 	if (wr->fence) {
@@ -413,6 +434,7 @@ static int core_compose(const struct scene *s, const struct fmt_fb *fbs,
 		.num_planes = n,
 		.planes = fp,
 		.wb = wb,
+		.bpc = (uint8_t)out_bpc(),
 		.crc = crc,
 	};
 	ret = atomkms_compose_frame(&frame, k.scratch);
@@ -827,6 +849,135 @@ out:
 }
 
 /* 1024x768 nearest 60 Hz if listed, else the smallest mode of 640x480 up. */
+/* The live CRC of the first frame after the commit now showing. */
+static int live_crc_now(uint64_t *value)
+{
+	struct crc_entry e;
+	uint32_t now;
+	int ret;
+
+	ret = vblank_count(k.fd, k.crtc_idx, &now);
+	if (!ret)
+		ret = crc_reader_next_after(&k.crc, now, &e, FENCE_TIMEOUT_MS);
+	if (!ret)
+		*value = e.value;
+	return ret;
+}
+
+/* Pixels of two XRGB2101010 framebuffers whose 30 colour bits differ. */
+static unsigned long diff30(const struct fmt_fb *a, const struct fmt_fb *b,
+			    const char **first)
+{
+	unsigned long n = 0;
+	uint32_t x, y, va, vb;
+
+	for (y = 0; y < a->height; y++)
+		for (x = 0; x < a->width; x++) {
+			memcpy(&va, a->map + (size_t)y * a->pitch[0] + 4 * x, 4);
+			memcpy(&vb, b->map + (size_t)y * b->pitch[0] + 4 * x, 4);
+			if (!((va ^ vb) & 0x3fffffff))
+				continue;
+			if (!n++)
+				*first = sf("(%u, %u): %08x against %08x", x, y,
+					    va, vb);
+		}
+	return n;
+}
+
+/*
+ * Deep colour: a 10-bit framebuffer's low bits reach a 10-bit writeback
+ * exactly, and the CRC covers them at "max bpc" 10, not at 8.
+ */
+static void test_deep_color(void)
+{
+	/* The low 2 bits of blue, green and red. */
+	static const uint32_t low2 = 0x00300c03;
+	struct fmt_fb fb[2] = { 0 }, wbfb = { 0 };
+	struct scene s;
+	const char *why = "";
+	uint64_t live[2][2] = { { 0 } };
+	unsigned int d, i, bpcs[2] = { 10, 8 };
+	uint32_t x, y, v;
+	int fence = -1, ret;
+	unsigned long n;
+
+	if (!k.clone || k.crc.data < 0) {
+		printf("ok - deep colour # SKIP no Virtual connector with live CRCs on the CRTC\n");
+		return;
+	}
+	scene_start(&s, "XRGB2101010 primary", DRM_FORMAT_XRGB2101010);
+	for (d = 0; d < 2; d++) {
+		k.bpc = bpcs[d];
+		run_scene(sf("max bpc %u: XR30 writeback, %s", k.bpc, s.name),
+			  &s, DRM_FORMAT_XRGB2101010, 300 + d);
+	}
+
+	for (i = 0; i < 2; i++) {
+		ret = fmt_fb_create(k.fd, k.mode.hdisplay, k.mode.vdisplay,
+				    DRM_FORMAT_XRGB2101010, &fb[i]);
+		if (!check(!ret, "deep colour: create an XR30 framebuffer",
+			   strerror(-ret)))
+			goto out;
+	}
+	ret = fmt_fb_create(k.fd, k.mode.hdisplay, k.mode.vdisplay,
+			    DRM_FORMAT_XRGB2101010, &wbfb);
+	if (!check(!ret, "deep colour: create an XR30 writeback framebuffer",
+		   strerror(-ret)))
+		goto out;
+	fill_fb(&fb[0], FILL_RANDOM, 400);
+	for (y = 0; y < fb[0].height; y++)
+		for (x = 0; x < fb[0].width; x++) {
+			memcpy(&v, fb[0].map + (size_t)y * fb[0].pitch[0] + 4 * x, 4);
+			v ^= low2;
+			memcpy(fb[1].map + (size_t)y * fb[1].pitch[0] + 4 * x, &v, 4);
+		}
+
+	for (d = 0; d < 2; d++) {
+		k.bpc = bpcs[d];
+		for (i = 0; i < 2; i++) {
+			struct wb_req wr = { .crtc = k.crtc, .active = true,
+					     .fence = &fence,
+					     .fb_id = wbfb.fb_id };
+
+			memset(wbfb.map, WB_POISON, wbfb.size);
+			ret = commit(&s, &fb[i], &wr, 0);
+			if (!ret)
+				ret = fence_wait(fence, FENCE_TIMEOUT_MS) == 1 ?
+				      0 : -ETIMEDOUT;
+			if (fence >= 0)
+				close(fence);
+			fence = -1;
+			if (!check(!ret, sf("max bpc %u: commit framebuffer %c with an XR30 writeback job",
+					    k.bpc, 'A' + i), strerror(-ret)))
+				goto out;
+			n = diff30(&wbfb, &fb[i], &why);
+			check(!n, sf("max bpc %u: framebuffer %c's 30 bits written back exactly",
+				     k.bpc, 'A' + i),
+			      sf("%lu pixels differ, first %s", n, why));
+			ret = live_crc_now(&live[d][i]);
+			check(!ret, sf("max bpc %u: live CRC of framebuffer %c",
+				       k.bpc, 'A' + i), strerror(-ret));
+		}
+	}
+	printf("# live CRCs: 10 bpc A %016llx B %016llx, 8 bpc A %016llx B %016llx\n",
+	       (unsigned long long)live[0][0], (unsigned long long)live[0][1],
+	       (unsigned long long)live[1][0], (unsigned long long)live[1][1]);
+	check(live[0][0] != live[0][1],
+	      "max bpc 10: framebuffers that differ in their low 2 bits have different CRCs",
+	      "the same CRC");
+	check(live[1][0] == live[1][1],
+	      "max bpc 8: the low 2 bits are not sent, the CRCs are equal",
+	      "different CRCs");
+	check(live[0][0] != live[1][0],
+	      "framebuffer A: its CRC at 10 bpc is not its 8-bit one",
+	      "the same CRC");
+out:
+	k.bpc = 10;
+	fmt_fb_destroy(k.fd, &wbfb);
+	for (i = 0; i < 2; i++)
+		fmt_fb_destroy(k.fd, &fb[i]);
+}
+
 static bool pick_mode(const drmModeModeInfo *modes, int count,
 		      drmModeModeInfo *out)
 {
@@ -1052,6 +1203,7 @@ int main(void)
 		run_scene(sf("writeback %s, %s", fourcc_str(k.wb.formats[i]),
 			     scenes[0].name),
 			  &scenes[0], k.wb.formats[i], 100 + i);
+	test_deep_color();
 
 	crc_reader_stop(&k.crc);
 	test_rejects(&scenes[0]);

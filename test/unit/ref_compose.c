@@ -844,13 +844,9 @@ void ref_compose(const struct ref_scene *sc, struct atomkms_px *out)
 	}
 }
 
-/*
- * The frame checksum of include/atomkms_crc.h, written from its definition
- * pixel by pixel: @px holds @height lines of @width 0xXXRRGGBB words.
- */
-u64 ref_crc_words(const u32 *px, u32 width, u32 height)
+/* The lanes of include/atomkms_crc.h over @height lines of @width words. */
+static void ref_crc_lanes(u64 *h, const u32 *px, u32 width, u32 height)
 {
-	u64 h[ATOMKMS_CRC_LANES], f = 0;
 	u32 k, x, y;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
@@ -868,6 +864,12 @@ u64 ref_crc_words(const u32 *px, u32 width, u32 height)
 			*l *= ATOMKMS_CRC_MUL;
 			*l ^= *l >> 32;
 		}
+}
+
+static u64 ref_crc_chain(u64 f, const u64 *h)
+{
+	u32 k;
+
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
 		f ^= h[k];
 		f ^= f >> 33;
@@ -876,6 +878,11 @@ u64 ref_crc_words(const u32 *px, u32 width, u32 height)
 		f *= 0xc4ceb9fe1a85ec53ull;
 		f ^= f >> 33;
 	}
+	return f;
+}
+
+static u64 ref_crc_fold(u64 f)
+{
 	if (f >> 32 == 0xffffffffu)
 		f -= 1ull << 32;
 	if ((f & 0xffffffffu) == 0xffffffffu)
@@ -883,18 +890,58 @@ u64 ref_crc_words(const u32 *px, u32 width, u32 height)
 	return f ? f : 1;
 }
 
+/*
+ * The frame checksum of include/atomkms_crc.h, written from its definition
+ * pixel by pixel: @px holds @height lines of @width 0xXXRRGGBB words.
+ */
+u64 ref_crc_words(const u32 *px, u32 width, u32 height)
+{
+	u64 h[ATOMKMS_CRC_LANES];
+
+	ref_crc_lanes(h, px, width, height);
+	return ref_crc_fold(ref_crc_chain(0, h));
+}
+
 u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
+{
+	return ref_crc_bpc(img, width, height, 8);
+}
+
+/*
+ * The checksum of @img sent at @bpc (8 or 10), from atomkms_crc.h's words:
+ * at 10, each channel's 10-bit value c = v >> 6 against t = v >> 8.
+ */
+u64 ref_crc_bpc(const struct atomkms_px *img, u32 width, u32 height, u32 bpc)
 {
 	size_t i, n = (size_t)width * height;
 	u32 *px = malloc(n * sizeof(*px) + 1);
-	u64 crc;
+	u32 *dev = malloc(n * sizeof(*dev) + 1);
+	u64 h[ATOMKMS_CRC_LANES], hd[ATOMKMS_CRC_LANES], f;
+	u32 any = 0;
 
-	for (i = 0; i < n; i++)
-		px[i] = (u32)(img[i].r >> 8) << 16 | (u32)(img[i].g >> 8) << 8 |
-			img[i].b >> 8;
-	crc = ref_crc_words(px, width, height);
+	for (i = 0; i < n; i++) {
+		const u16 c[3] = { img[i].r, img[i].g, img[i].b };
+		u32 k;
+
+		px[i] = 0;
+		dev[i] = 0;
+		for (k = 0; k < 3; k++) {
+			u32 t = c[k] >> 8, ten = c[k] >> 6;
+
+			px[i] |= t << (16 - 8 * k);
+			dev[i] |= ((ten ^ (t << 2 | t >> 6)) & 3) << (16 - 8 * k);
+		}
+		any |= dev[i];
+	}
+	ref_crc_lanes(h, px, width, height);
+	f = ref_crc_chain(0, h);
+	if (bpc > 8 && any) {
+		ref_crc_lanes(hd, dev, width, height);
+		f = ref_crc_chain(f, hd);
+	}
 	free(px);
-	return crc;
+	free(dev);
+	return ref_crc_fold(f);
 }
 
 static u8 u8_round(double v)
@@ -973,6 +1020,7 @@ static void capture_line(void *ctx, u32 y, const struct atomkms_px *line,
 }
 
 bool core_compose_general;
+u32 core_compose_bpc;
 
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb)
@@ -1011,6 +1059,7 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		f.flags = ATOMKMS_FRAME_GENERAL;
 	if (atomkms_color_prepare(&color, sc->color))
 		f.color = &color;
+	f.bpc = (u8)core_compose_bpc;
 	f.crc = crc;
 	f.wb = wb;
 	if (out) {

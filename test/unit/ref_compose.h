@@ -101,6 +101,7 @@ struct atomkms_px ref_fetch_raw(u32 fourcc, const struct atomkms_plane_src *s,
 u32 ref_format_depth(u32 fourcc);
 u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height);
 u64 ref_crc_words(const u32 *px, u32 width, u32 height);
+u64 ref_crc_bpc(const struct atomkms_px *img, u32 width, u32 height, u32 bpc);
 void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 		   const struct atomkms_writeback *wb);
 
@@ -110,6 +111,8 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
  * With core_compose_general, the frame is %ATOMKMS_FRAME_GENERAL.
  */
 extern bool core_compose_general;
+/* The frame's &atomkms_frame.bpc (0: 8). */
+extern u32 core_compose_bpc;
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 

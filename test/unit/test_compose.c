@@ -48,26 +48,34 @@ static bool check_scene(const struct ref_scene *sc, u32 tol, const char *what)
 	struct atomkms_px *c1 = calloc(n, sizeof(*c1));
 	struct atomkms_px *c2 = calloc(n, sizeof(*c2));
 	struct atomkms_px *r = calloc(n, sizeof(*r));
-	u64 crc1 = 1, crc2 = 2;
+	u64 crc1 = 1, crc2 = 2, crc3 = 3, crc4 = 4;
 	u32 at, d1, d2;
 	bool ok;
-	int e1, e2;
+	int e1, e2, e3, e4;
 
 	snprintf(test_what, sizeof(test_what), "%s (guard %s)", what,
 		 test_fb_guard == TEST_GUARD_START ? "start" : "end");
 	e1 = core_compose(sc, c1, &crc1, NULL);
 	core_compose_general = true;
 	e2 = core_compose(sc, c2, &crc2, NULL);
+	/* The CRC of the same frame sent at 10 bpc. */
+	core_compose_bpc = 10;
+	e4 = core_compose(sc, NULL, &crc4, NULL);
 	core_compose_general = false;
+	e3 = core_compose(sc, NULL, &crc3, NULL);
+	core_compose_bpc = 0;
 	ref_compose(sc, r);
 	d1 = img_diff(c1, c2, n, &at);
 	d2 = img_diff(c1, r, n, &at);
-	ok = !e1 && !e2 && !d1 && crc1 == crc2 && d2 <= tol;
+	ok = !e1 && !e2 && !e3 && !e4 && !d1 && crc1 == crc2 &&
+	     crc3 == crc4 && d2 <= tol;
 	if (!d2 && ok)
-		ok = crc1 == ref_crc(r, sc->width, sc->height);
-	CHECK(ok, "%s: err %d/%d fast-vs-general %u crc %016llx/%016llx, ref diff %u at (%u,%u): core %04x %04x %04x ref %04x %04x %04x",
-	      what, e1, e2, d1, (unsigned long long)crc1,
-	      (unsigned long long)crc2, d2, at % sc->width,
+		ok = crc1 == ref_crc(r, sc->width, sc->height) &&
+		     crc3 == ref_crc_bpc(r, sc->width, sc->height, 10);
+	CHECK(ok, "%s: err %d/%d/%d/%d fast-vs-general %u crc %016llx/%016llx, 10 bpc %016llx/%016llx, ref diff %u at (%u,%u): core %04x %04x %04x ref %04x %04x %04x",
+	      what, e1, e2, e3, e4, d1, (unsigned long long)crc1,
+	      (unsigned long long)crc2, (unsigned long long)crc3,
+	      (unsigned long long)crc4, d2, at % sc->width,
 	      at / sc->width, c1[at].r, c1[at].g, c1[at].b, r[at].r, r[at].g,
 	      r[at].b);
 	free(c1);
@@ -586,6 +594,93 @@ static void test_color(void)
 }
 
 /*
+ * 10-bit output: the CRC of a frame sent at 10 bpc covers each channel's
+ * two bits below the top 8, and only they tell it from the 8-bit CRC.
+ *  - two XRGB2101010 planes that differ in the low 2 bits of one channel
+ *    of one pixel: the same CRC at 8 bpc, different ones at 10, fast and
+ *    general paths alike;
+ *  - an 8-bit image (an ARGB8888 plane over an XRGB8888 one, the packed
+ *    fast path) has the same CRC at 8 and 10 bpc, and so has the
+ *    XRGB2101010 plane whose channels replicate its 8 bits
+ *    (t << 2 | t >> 6), composed in 16 bits.
+ */
+static void test_crc_deep(void)
+{
+	struct ref_plane pl[2];
+	struct test_fb fb[2], rep;
+	struct ref_scene one = { 37, 11, 1, pl, NULL };
+	struct ref_scene two = { 37, 11, 2, pl, NULL };
+	u64 c[2][2][2], e8, e10, r8, r10;
+	u32 *px, i, x, y, fast, bpc, img;
+
+	snprintf(test_what, sizeof(test_what), "%s", __func__);
+	plane_init(&pl[0], &fb[0], ATOMKMS_FMT_XRGB2101010, 37, 11, 37, 11);
+	for (img = 0; img < 2; img++) {
+		if (img) {
+			/* Pixel (5, 3): green's bit 1 flipped (bit 11 of the word). */
+			px = (u32 *)(fb[0].mem[0] + 3 * fb[0].pitch[0]) + 5;
+			*px ^= 1u << 11;
+		}
+		for (fast = 0; fast < 2; fast++)
+			for (bpc = 0; bpc < 2; bpc++) {
+				core_compose_general = !fast;
+				core_compose_bpc = bpc ? 10 : 8;
+				c[img][fast][bpc] = 0;
+				CHECK(!core_compose(&one, NULL,
+						    &c[img][fast][bpc], NULL),
+				      "compose");
+			}
+	}
+	core_compose_general = false;
+	for (fast = 0; fast < 2; fast++) {
+		CHECK(c[0][fast][0] == c[1][fast][0],
+		      "fast %u: 8 bpc sees low bits: %016llx %016llx", fast,
+		      (unsigned long long)c[0][fast][0],
+		      (unsigned long long)c[1][fast][0]);
+		CHECK(c[0][fast][1] != c[1][fast][1],
+		      "fast %u: 10 bpc misses low bits: %016llx", fast,
+		      (unsigned long long)c[0][fast][1]);
+		CHECK(c[0][fast][1] == c[0][1][1] && c[1][fast][1] == c[1][1][1],
+		      "fast %u: paths differ at 10 bpc", fast);
+	}
+	test_fb_free(&fb[0]);
+
+	plane_init(&pl[0], &fb[0], ATOMKMS_FMT_XRGB8888, 37, 11, 37, 11);
+	plane_init(&pl[1], &fb[1], ATOMKMS_FMT_ARGB8888, 20, 7, 37, 11);
+	pl[1].desc.dst_x = 9;
+	pl[1].desc.dst_y = 2;
+	pl[1].desc.alpha = 0xa000;
+	core_compose_bpc = 8;
+	CHECK(!core_compose(&two, NULL, &e8, NULL), "8-bit stack");
+	core_compose_bpc = 10;
+	CHECK(!core_compose(&two, NULL, &e10, NULL), "8-bit stack, 10 bpc");
+	CHECK(e8 == e10, "8-bit stack: %016llx at 8 bpc, %016llx at 10",
+	      (unsigned long long)e8, (unsigned long long)e10);
+
+	/* The XRGB8888 plane alone, and as replicated 10 bits. */
+	CHECK(!core_compose(&one, NULL, &r10, NULL), "8-bit plane");
+	test_fb_alloc(&rep, ATOMKMS_FMT_XRGB2101010, 37, 11, 0, NULL);
+	for (y = 0; y < 11; y++)
+		for (x = 0; x < 37; x++) {
+			const u8 *s = fb[0].mem[0] + y * fb[0].pitch[0] + 4 * x;
+			u32 w = 0;
+
+			for (i = 0; i < 3; i++)
+				w |= (u32)(s[i] << 2 | s[i] >> 6) << (10 * i);
+			memcpy(rep.mem[0] + y * rep.pitch[0] + 4 * x, &w, 4);
+		}
+	test_fb_src(&rep, &pl[0].src);
+	test_desc_full(&pl[0].desc, &rep, 0, 0, 37, 11);
+	CHECK(!core_compose(&one, NULL, &r8, NULL), "replicated 10-bit plane");
+	CHECK(r8 == r10, "replicated 10 bits: %016llx, the 8-bit plane %016llx",
+	      (unsigned long long)r8, (unsigned long long)r10);
+	core_compose_bpc = 0;
+	test_fb_free(&rep);
+	test_fb_free(&fb[0]);
+	test_fb_free(&fb[1]);
+}
+
+/*
  * CRC equivalence: a plane stack, and the same 8-bit image drawn into one
  * XRGB8888 plane, give the same CRC; the writeback matches the reference.
  */
@@ -782,6 +877,7 @@ int main(void)
 		test_clipping();
 		test_color();
 		test_crc_and_writeback();
+		test_crc_deep();
 		test_line_hook();
 		test_frame_errors();
 	}

@@ -47,6 +47,7 @@ static const struct atomkms_edid_desc d1440 = {
 	.max_clock_khz = 600000,
 	.width_mm = 597, .height_mm = 336,
 	.vrr = true,
+	.bpc = 10,
 };
 
 /* CEA 1280x720p60, low maximum clock: no 1080p or 4K VICs. */
@@ -84,6 +85,7 @@ static const struct atomkms_edid_desc d2160 = {
 	.max_clock_khz = 600000,
 	.width_mm = 698, .height_mm = 393,
 	.vrr = true,
+	.bpc = 12,
 };
 
 /* 1280x720 at 300 Hz: the maximum vertical rate needs the 1.4 offset. */
@@ -334,7 +336,9 @@ static int build(const struct atomkms_edid_desc *desc, u8 *edid)
 	      desc->name);
 	CHECK(edid[18] == 1 && edid[19] == 4, "%s: version %u.%u", desc->name,
 	      edid[18], edid[19]);
-	CHECK(edid[20] == 0xa5, "%s: input %02x", desc->name, edid[20]);
+	/* Digital, DisplayPort, (bpc - 4) / 2 in bits 6:4 (0 reads as 8). */
+	CHECK(edid[20] == (0x85 | ((desc->bpc ? desc->bpc : 8) - 4) / 2 << 4),
+	      "%s: input %02x for %u bpc", desc->name, edid[20], desc->bpc);
 	CHECK(edid[23] == 120, "%s: gamma", desc->name);
 	CHECK(edid[24] == (desc->vrr ? 0x07 : 0x06), "%s: features %02x",
 	      desc->name, edid[24]);
@@ -584,6 +588,17 @@ static void test_errors(void)
 	d = d2160;
 	d.max_vrefresh = 511;
 	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "max 511 Hz");
+
+	/* Colour depths the input byte cannot say. */
+	d = d2160;
+	d.bpc = 7;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "7 bpc");
+	d.bpc = 4;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "4 bpc");
+	d.bpc = 18;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) < 0, "18 bpc");
+	d.bpc = 16;
+	CHECK(atomkms_edid_build(&d, edid, sizeof(edid)) == 256, "16 bpc");
 
 	/* CTA-861 requires 640x480 at 59.94 Hz (25.175 MHz). */
 	d = d2160;

@@ -230,6 +230,12 @@ static void test_values(void)
 	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_2_2 &&
 	      t.connectors[1].hdcp_delay_ms == 30,
 	      "hdcp_mask picks the HDCP 2.2 monitors, hdcp_delay_ms their delay");
+	CHECK(t.connectors[0].bpc == 10 && t.connectors[3].bpc == 10,
+	      "10 bpc monitors by default");
+	p.bpc = 8;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[0].bpc == 8 && t.connectors[3].bpc == 8,
+	      "bpc sets every monitor's depth");
 }
 
 #define REFUSED(what, expr, rule) do {					\
@@ -263,6 +269,9 @@ static void test_bad_params(void)
 	BAD_PARAM(pref_width, 4097, "preferred mode is larger");
 	BAD_PARAM(num_refresh, 9, "at most 8 rates");
 	BAD_PARAM(hdcp_delay_ms, 10001, "hdcp_delay_ms must be at most 10000");
+	BAD_PARAM(bpc, 7, "bpc must be 8, 10, 12, 14 or 16");
+	BAD_PARAM(bpc, 6, "bpc must be 8, 10, 12, 14 or 16");
+	BAD_PARAM(bpc, 18, "bpc must be 8, 10, 12, 14 or 16");
 #undef BAD_PARAM
 	/* 8 CRTCs with 3 overlays and a cursor each: 40 planes. */
 	p = defaults();
@@ -729,6 +738,7 @@ static void test_connector_attrs(void)
 	c.connectors[1].edid_enabled = true;
 	c.connectors[1].hdcp = ATOMKMS_TOPO_HDCP_1_4;
 	c.connectors[1].hdcp_delay_ms = 7;
+	c.connectors[1].bpc = 12;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
 	      !atomkms_topology_validate(&t, &why), "eDP 2880x1800@120: %s", why);
 	CHECK(t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
@@ -736,6 +746,13 @@ static void test_connector_attrs(void)
 	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_1_4 &&
 	      t.connectors[1].hdcp_delay_ms == 7,
 	      "configfs hdcp and hdcp_delay_ms reach the topology");
+	CHECK(t.connectors[0].bpc == ATOMKMS_TOPO_BPC_DEFAULT &&
+	      t.connectors[1].bpc == 12, "configfs bpc: 0 is 10, 12 reaches it");
+	c.connectors[1].bpc = 9;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
+	      atomkms_topology_validate(&t, &why) && strstr(why, "bpc"),
+	      "configfs bpc 9 refused: %s", why);
+	c.connectors[1].bpc = 12;
 	CHECK(t.connectors[0].type == 14 && t.connectors[0].pref_width == 2880 &&
 	      t.connectors[0].pref_height == 1800 && t.connectors[0].refresh == 120 &&
 	      t.connectors[0].max_width == 4096 && t.connectors[0].max_height == 2160,
