@@ -97,6 +97,36 @@ int atomkms_cfs_remove(const char *dev)
 	return rmdir(dev) && errno != ENOENT ? -errno : 0;
 }
 
+int atomkms_cfs_build(const char *root, const char *const *script)
+{
+	int ret = 0;
+
+	for (; *script && !ret; script++) {
+		char op[8], a[256], b[256], t[PATH_MAX], l[PATH_MAX];
+		int n = sscanf(*script, "%7s %255s %255s", op, a, b);
+		const char *last;
+
+		if (n >= 2 && !strcmp(op, "mkdir")) {
+			snprintf(t, sizeof(t), "%s/%s", root, a);
+			ret = mkdir(t, 0755) ? -errno : 0;
+		} else if (n == 3 && !strcmp(op, "ln")) {
+			last = strrchr(b, '/');
+			snprintf(t, sizeof(t), "%s/%s", root, b);
+			snprintf(l, sizeof(l), "%s/%s/%s", root, a,
+				 last ? last + 1 : b);
+			ret = symlink(t, l) ? -errno : 0;
+		} else if (n == 3 && !strcmp(op, "put")) {
+			snprintf(t, sizeof(t), "%s/%s", root, a);
+			ret = write_str(t, b);
+		} else {
+			ret = -EINVAL;
+		}
+		if (ret)
+			printf("# %s: %s\n", *script, strerror(-ret));
+	}
+	return ret;
+}
+
 int drm_open_driver(const char *driver)
 {
 	char path[32];

@@ -37,6 +37,12 @@ uint64_t atomkms_card_mask(void);
  * planes, CRTCs), then @dev. 0 when @dev is gone, else -errno of its rmdir.
  */
 int atomkms_cfs_remove(const char *dev);
+/*
+ * Run a configfs script under @root, a line each: "mkdir DIR", "put FILE
+ * VALUE", "ln DIR/LINKS TARGET" (a link named as TARGET's last part), to
+ * the NULL line or the first failure, which it prints. 0 or -errno.
+ */
+int atomkms_cfs_build(const char *root, const char *const *script);
 /* Open the one card in @mask, atomic; -1 if @mask has not exactly one bit. */
 int atomkms_open_card(uint64_t mask);
 

@@ -67,34 +67,6 @@ static const char *err(int e)
 	return e ? strerror(-e) : "success";
 }
 
-static int build(const char *const *script)
-{
-	int ret = 0;
-
-	for (; *script && !ret; script++) {
-		char op[8], a[256], b[256];
-		int n = sscanf(*script, "%7s %255s %255s", op, a, b);
-		char t[600], l[900];
-		const char *last;
-
-		if (n >= 2 && !strcmp(op, "mkdir")) {
-			ret = mkdir(P("%s", a), 0755) ? -errno : 0;
-		} else if (n == 3 && !strcmp(op, "ln")) {
-			last = strrchr(b, '/');
-			snprintf(t, sizeof(t), "%s/%s", ROOT, b);
-			snprintf(l, sizeof(l), "%s/%s/%s", ROOT, a, last ? last + 1 : b);
-			ret = symlink(t, l) ? -errno : 0;
-		} else if (n == 3 && !strcmp(op, "put")) {
-			ret = write_str(P("%s", a), b);
-		} else {
-			ret = -EINVAL;
-		}
-		if (ret)
-			printf("# %s: %s\n", *script, err(ret));
-	}
-	return ret;
-}
-
 /* Undo the script, whatever part of it ran. */
 static void teardown(void)
 {
@@ -403,7 +375,7 @@ int main(void)
 		return tap_done("test-hdcp");
 	teardown();
 	before = atomkms_card_mask();
-	if (!check(!build(dev_script) && !write_str(P("hd/enabled"), "1"),
+	if (!check(!atomkms_cfs_build(ROOT, dev_script) && !write_str(P("hd/enabled"), "1"),
 		   "a device with an HDCP 2.2 and an HDCP 1.4 monitor", "see above"))
 		goto out;
 	h.fd = atomkms_open_card(atomkms_card_mask() & ~before);

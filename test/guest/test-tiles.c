@@ -337,35 +337,6 @@ static int test_card(int fd, const char *card)
 #define ROOT "/sys/kernel/config/atomkms"
 #define P(fmt, ...) sf(ROOT "/" fmt, ##__VA_ARGS__)
 
-/* "mkdir DIR", "put FILE VALUE", "ln DIR/LINKS TARGET", under ROOT. */
-static int build(const char *const *script)
-{
-	int ret = 0;
-
-	for (; *script && !ret; script++) {
-		char op[8], a[256], b[256], t[600], l[900];
-		int n = sscanf(*script, "%7s %255s %255s", op, a, b);
-		const char *last;
-
-		if (n >= 2 && !strcmp(op, "mkdir")) {
-			ret = mkdir(P("%s", a), 0755) ? -errno : 0;
-		} else if (n == 3 && !strcmp(op, "ln")) {
-			last = strrchr(b, '/');
-			snprintf(t, sizeof(t), "%s/%s", ROOT, b);
-			snprintf(l, sizeof(l), "%s/%s/%s", ROOT, a,
-				 last ? last + 1 : b);
-			ret = symlink(t, l) ? -errno : 0;
-		} else if (n == 3 && !strcmp(op, "put")) {
-			ret = write_str(P("%s", a), b);
-		} else {
-			ret = -EINVAL;
-		}
-		if (ret)
-			printf("# %s: %s\n", *script, strerror(-ret));
-	}
-	return ret;
-}
-
 /* Two 1280x1440 tiles of one 2560x1440 monitor, as configfs makes it. */
 static const char *const dev_script[] = {
 	"mkdir tl",
@@ -409,7 +380,7 @@ static void test_configfs(void)
 		return;
 	atomkms_cfs_remove(P("tl"));
 	before = atomkms_card_mask();
-	if (!check(!build(dev_script), "configfs: two tiles described", "see above"))
+	if (!check(!atomkms_cfs_build(ROOT, dev_script), "configfs: two tiles described", "see above"))
 		goto out;
 	f = fopen(P("tl/connectors/n0/tiles_down"), "r");
 	check(f && fgets(buf, sizeof(buf), f) && !strcmp(buf, "1\n"),
