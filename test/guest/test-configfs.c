@@ -131,24 +131,7 @@ static void want(int got, int expected, const char *what)
 /* Make device @dev from a script of "mkdir P", "ln DIR TARGET", "put P V". */
 static int build(const char *const *script)
 {
-	int ret = 0;
-
-	for (; *script && !ret; script++) {
-		char op[8], a[256], b[256];
-		int n = sscanf(*script, "%7s %255s %255s", op, a, b);
-
-		if (n >= 2 && !strcmp(op, "mkdir"))
-			ret = mk(P("%s", a));
-		else if (n == 3 && !strcmp(op, "ln"))
-			ret = ln(a, b);
-		else if (n == 3 && !strcmp(op, "put"))
-			ret = write_str(P("%s", a), b);
-		else
-			ret = -EINVAL;
-		if (ret)
-			printf("# %s: %s\n", *script, err(ret));
-	}
-	return ret;
+	return atomkms_cfs_build(ROOT, script);
 }
 
 /* Undo build(): links, then objects, then the device. */
@@ -1271,11 +1254,12 @@ static void test_random(unsigned int seed, unsigned int ops)
 		"connectors/%u/hdcp", "connectors/%u/hdcp_delay_ms",
 		"connectors/%u/tile_group", "connectors/%u/tiles_across",
 		"connectors/%u/tiles_down", "connectors/%u/tile_h_loc",
-		"connectors/%u/tile_v_loc" };
+		"connectors/%u/tile_v_loc", "connectors/%u/bpc" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
 		"640x480@1000", "-*", "+*", "+XR24", "-AR24", "+NV12", "rotate-0",
-		"rotate-0,reflect-x", "0x3f", "auto", "16", "255", "1.4", "2.2", "none" };
+		"rotate-0,reflect-x", "0x3f", "auto", "16", "255", "1.4", "2.2", "none",
+		"8", "10", "12" };
 	uint8_t edid[256];
 	static const char *const base[] = {
 		"mkdir d3", "mkdir d3/crtcs/0", "mkdir d3/planes/0",
@@ -1347,7 +1331,7 @@ static void test_random(unsigned int seed, unsigned int ops)
 
 int main(int argc, char **argv)
 {
-	unsigned int seed = 1, ops = 500;
+	unsigned int seed = 1, ops = 2000;
 	uint64_t before, d1, d2;
 	int fd, fd2, i;
 
