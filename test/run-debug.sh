@@ -12,7 +12,7 @@
 #        test/run-debug.sh full    make check-debug: the unit tests under
 #                                  ASan and UBSan, the same guest parts at
 #                                  full length (fuzzer 100,000 operations,
-#                                  lifecycle 100 cycles, 20 under weston),
+#                                  lifecycle 100 cycles, 10 under weston),
 #                                  the guest tests at 3 CRTCs, and
 #                                  test/igt/debug.list
 # Prints each part's "NAME: N passed, N failed" line; guest logs stay in
@@ -67,7 +67,7 @@ full)
 			"/host/build/guest/debug-full-${p%%:*}" full "${p%%:*}"
 	done
 	guest debug-full-weston 3000 "" --image clients --no-module -- \
-		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-full-weston 20
+		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-full-weston 10
 	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" -- \
 		sh qemu/jobs/debug-stage.sh /host/build/guest/debug-3crtc full guest-tests
 	echo "== igt (test/igt/debug.list, debug kernel)"

@@ -17,12 +17,14 @@ mode=$2
 . /host/qemu/jobs/sw-sync.sh
 case $mode in
 # short: the fault-injection probe passes try every 20th allocation, the
-# configfs pass (two probes an N) every 150th; full: every one, and every
-# 5th of the configfs pass (about 6 s an N under KASAN).
+# configfs pass (two probes an N) every 150th; full: every one of the bind
+# pass and of the insmod pass up to its probe, every 10th of the insmod
+# pass's probe (the bind pass's calls again, 1.25 s an N), and every 5th
+# of the configfs pass (about 6 s an N under KASAN).
 short) ops=${FUZZ_OPS:-3000} cycles=${LIFECYCLE_CYCLES:-5}
 	fi_args="--probe-stride 20 --configfs-stride 150" ;;
 full) ops=${FUZZ_OPS:-100000} cycles=${LIFECYCLE_CYCLES:-100}
-	fi_args="--configfs-stride 5" ;;
+	fi_args="--configfs-stride 5 --insmod-probe-stride 10" ;;
 *) echo "debug-stage: mode must be short or full, not $mode"; exit 2 ;;
 esac
 seed=${FUZZ_SEED:-1}

@@ -38,12 +38,16 @@
  *
  * Usage: fault-inject [--ko PATH] [--params STR] [--ops a,b,...]
  *                     [--max N] [--log FILE] [--dry] [--probe-stride S]
- *                     [--configfs-stride S] [--within FUNC]
+ *                     [--configfs-stride S] [--insmod-probe-stride S]
+                     [--within FUNC]
  *                     [--stacks]
  * --probe-stride S: the insmod and bind passes try every S-th N only (a
  * probe makes hundreds of calls, a second each under KASAN in TCG).
  * --configfs-stride S: the same for the configfs pass (default: the
  * probe stride), which probes twice an N (about 6 s under KASAN).
+ * --insmod-probe-stride S: the insmod pass tries every S-th N from where
+ * its probe begins (measured: a load's calls less a bind's), as the bind
+ * pass fails each of the probe's calls already.
  * --within FUNC: count and fail only calls made under kernel function FUNC.
  * --stacks: each injected fault logs its stack (to find which call an N
  * is); the kernel-log checks then fail the run.
@@ -83,6 +87,13 @@ static unsigned int max_n = 20000;
 static unsigned int probe_stride = 1;
 /* The configfs pass's stride (--configfs-stride; 0: the probe stride). */
 static unsigned int cfs_stride;
+/*
+ * The insmod pass's stride from the probe on (--insmod-probe-stride; 0:
+ * the pass's own stride throughout): the bind pass fails each of the probe's calls, and
+ * the insmod pass need not fail them all again. insmod_probe_n: the N
+ * where insmod_first() found the probe to begin (0: not measured).
+ */
+static unsigned int insmod_probe_stride, insmod_probe_n;
 /* The probe passes start at this N at least (--from: to go back to one). */
 static unsigned int from_n = 1;
 static const struct op insmod_op, bind_op, configfs_op;
@@ -343,7 +354,9 @@ static void run_op(const struct op *op)
 	if ((op == &insmod_op || op == &bind_op) && start < from_n)
 		start = from_n;
 
-	for (n = start; n <= max_n; n += step) {
+	for (n = start; n <= max_n;
+	     n += op == &insmod_op && insmod_probe_stride && insmod_probe_n &&
+		  n >= insmod_probe_n ? insmod_probe_stride : step) {
 		char what[48];
 		int nk;
 
@@ -431,10 +444,20 @@ static void run_op(const struct op *op)
 		bad++;
 		note("%s: more than %u calls, stopped\n", op->name, max_n);
 	}
-	printf("%s %s: %u sites%s, %u failed with an errno, %u survived, %.1f s: %s\n",
-	       bad ? "not ok -" : "ok -", op->name, injected,
-	       step > 1 ? " (every stride-th N)" : "", injected - survived, survived, mono_now() - t0,
-	       runs.text[0] ? runs.text : "(none)");
+	{
+		char how[96] = "";
+
+		if (op == &insmod_op && insmod_probe_stride && insmod_probe_n)
+			snprintf(how, sizeof(how),
+				 " (every %u-th N before the probe at N=%u, every %u-th from it)",
+				 step, insmod_probe_n, insmod_probe_stride);
+		else if (step > 1)
+			snprintf(how, sizeof(how), " (every %u-th N)", step);
+		printf("%s %s: %u sites%s, %u failed with an errno, %u survived, %.1f s: %s\n",
+		       bad ? "not ok -" : "ok -", op->name, injected, how,
+		       injected - survived, survived, mono_now() - t0,
+		       runs.text[0] ? runs.text : "(none)");
+	}
 	if (bad)
 		printf("#   %s: %s\n", op->name, first_why[0] ? first_why : "see the log");
 	fflush(stdout);
@@ -532,6 +555,8 @@ static int insmod_after_fail(void)
  * call is the topology's allocation, then it fails with EINVAL), and start
  * a few calls before.
  */
+static unsigned int probe_start(void);
+
 static unsigned int insmod_first(void)
 {
 	unsigned int big = 1000000, left, used;
@@ -551,7 +576,46 @@ static unsigned int insmod_first(void)
 	}
 	printf("# insmod: the module loader makes about %u counted calls before atomkms_init: starting at N=%u\n",
 	       used ? used - 1 : 0, used > 8 ? used - 8 : 1);
+	if (insmod_probe_stride)
+		insmod_probe_n = probe_start();
 	return used > 8 ? used - 8 : 1;
+}
+
+/*
+ * Where the probe begins in a load: the calls of a whole load less those
+ * of a bind through sysfs, which the probe ends (16 calls of margin, as
+ * the counts vary a little). 0 when it cannot be measured.
+ */
+static unsigned int probe_start(void)
+{
+	unsigned int big = 1000000, load, bind;
+	int bfd, ret;
+
+	if (within)
+		return 0;
+	arm(big);
+	ret = ko_load(ko_image, ko_len, params);
+	load = big - disarm();
+	if (ret)
+		return 0;
+	bfd = open(DRV "/bind", O_WRONLY | O_CLOEXEC);
+	if (bfd < 0 || write_str(DRV "/unbind", "atomkms")) {
+		if (bfd >= 0)
+			close(bfd);
+		ko_unload_wait(3000);
+		return 0;
+	}
+	arm(big);
+	ret = pwrite(bfd, "atomkms", 7, 0) == 7 ? 0 : -1;
+	bind = big - disarm();
+	close(bfd);
+	ko_unload_wait(3000);
+	kmsg_scan(NULL, 0, NULL);
+	if (ret || bind + 16 >= load)
+		return 0;
+	printf("# insmod: a load makes %u counted calls, a bind %u: the probe begins near N=%u\n",
+	       load, bind, load - bind - 16);
+	return load - bind - 16;
 }
 
 /* Opened once: the VFS's own calls in open(2) are not the probe's. */
@@ -1197,6 +1261,8 @@ int main(int argc, char **argv)
 			probe_stride = strtoul(argv[++i], NULL, 0) ?: 1;
 		else if (!strcmp(argv[i], "--configfs-stride") && i + 1 < (unsigned int)argc)
 			cfs_stride = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--insmod-probe-stride") && i + 1 < (unsigned int)argc)
+			insmod_probe_stride = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--from") && i + 1 < (unsigned int)argc)
 			from_n = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--within") && i + 1 < (unsigned int)argc)
