@@ -446,13 +446,16 @@ static void run_op(const struct op *op)
 	}
 	{
 		char how[96] = "";
+		char every[24] = "every N";
 
+		if (step > 1)
+			snprintf(every, sizeof(every), "every %uth N", step);
 		if (op == &insmod_op && insmod_probe_stride && insmod_probe_n)
 			snprintf(how, sizeof(how),
-				 " (every %u-th N before the probe at N=%u, every %u-th from it)",
-				 step, insmod_probe_n, insmod_probe_stride);
+				 " (%s before the probe at N=%u, every %uth from it)",
+				 every, insmod_probe_n, insmod_probe_stride);
 		else if (step > 1)
-			snprintf(how, sizeof(how), " (every %u-th N)", step);
+			snprintf(how, sizeof(how), " (%s)", every);
 		printf("%s %s: %u sites%s, %u failed with an errno, %u survived, %.1f s: %s\n",
 		       bad ? "not ok -" : "ok -", op->name, injected, how,
 		       injected - survived, survived, mono_now() - t0,
