@@ -91,10 +91,11 @@ $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/d
 
 # Unit tests build the core's files unchanged, against include/:
 # test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
+# The topology and the limits name formats by the compositor's table.
 $(B)/unit/test_%: test/unit/test_%.c module/core/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/core/atomkms_$*.c \
-		$(if $(filter topology,$*),module/core/atomkms_formats.c)
+		$(if $(filter topology limits,$*),module/core/atomkms_formats.c)
 
 include test/unit/unit.mk
 
