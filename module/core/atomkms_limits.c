@@ -773,7 +773,7 @@ static bool atomkms_limits_bandwidth_ok(const struct atomkms_limits *l,
 					const struct atomkms_limits_state *s,
 					struct atomkms_why *w)
 {
-	u64 need = 0, budget;
+	u64 need = 0, budget, mbps;
 	u32 i;
 
 	if (l->bandwidth_mbps == ATOMKMS_LIMIT_NONE)
@@ -789,11 +789,12 @@ static bool atomkms_limits_bandwidth_ok(const struct atomkms_limits *l,
 	budget = (u64)l->bandwidth_mbps * ATOMKMS_LIMITS_MBPS;
 	if (need <= budget)
 		return true;
+	/* In MB/s, rounded up. */
+	mbps = div_u64(need, ATOMKMS_LIMITS_MBPS);
+	mbps += mbps * ATOMKMS_LIMITS_MBPS < need;
 	atomkms_why_add(w,
 			"bandwidth_mbps: %u planes need %llu MB/s, budget %u MB/s",
-			s->num_planes,
-			(unsigned long long)div_u64(need + (ATOMKMS_LIMITS_MBPS - 1),
-						    ATOMKMS_LIMITS_MBPS),
+			s->num_planes, (unsigned long long)mbps,
 			l->bandwidth_mbps);
 	return false;
 }

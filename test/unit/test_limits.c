@@ -311,6 +311,7 @@ static void test_bandwidth(void)
 	struct atomkms_limits_state s = state(2);
 	struct atomkms_limits_plane p = { .fourcc = NV12, .src_w = 3 << 16,
 					  .src_h = 3 << 16 };
+	u32 i;
 
 	/* Bytes a frame: memory plane by plane, chroma rounded up. */
 	CHECK(atomkms_limits_plane_bytes(&p) == 9 + 2 * 2 * 2, "NV12 3x3");
@@ -358,6 +359,20 @@ static void test_bandwidth(void)
 		"bandwidth_mbps: 3 planes need 2489 MB/s, budget 0 MB/s");
 	s.num_planes = 0;
 	ACCEPTED("no plane, budget 0", &l, &s);
+
+	/* Needs beyond 64 bits saturate, and are still refused. */
+	s = state(8);
+	for (i = 0; i < 32; i++) {
+		s.crtcs[i % 8].refresh_mhz = 0xffffffff;
+		add(&s, i % 8, OVL, ATOMKMS_FMT_ARGB16161616F, 65535, 65535,
+		    65535, 65535);
+	}
+	l.bandwidth_mbps = 0xfffffffe;
+	REFUSED("32 huge planes at 4 MHz", &l, &s,
+		"bandwidth_mbps: 32 planes need 18446744074 MB/s, budget 4294967294 MB/s");
+	s.num_planes = 1;
+	s.crtcs[0].refresh_mhz = 1000;
+	ACCEPTED("one at 1 Hz", &l, &s);
 }
 
 static void test_clocks(void)
