@@ -16,7 +16,14 @@
 #define ATOMKMS_LIMITS_H
 
 #include "atomkms_types.h"
-#include "atomkms_topology.h"
+
+/*
+ * The topology (atomkms_topology.h) holds a profile: this header comes
+ * before it, and repeats the bounds it needs (atomkms_limits.c asserts
+ * that they agree).
+ */
+#define ATOMKMS_LIMITS_MAX_CRTCS	8	/* ATOMKMS_TOPO_MAX_CRTCS */
+#define ATOMKMS_LIMITS_MAX_PLANES	32	/* ATOMKMS_TOPO_MAX_PLANES */
 
 /* No limit: the value of every field of a profile by default. */
 #define ATOMKMS_LIMIT_NONE		0xffffffffU
@@ -25,10 +32,13 @@
 #define ATOMKMS_LIMITS_MAX_HW_PLANES	32
 #define ATOMKMS_LIMITS_MAX_CURSOR_SIZES	8
 
-/* A hardware plane's types: a bit per &enum atomkms_topo_plane_type. */
-#define ATOMKMS_LIMITS_OVERLAY		BIT(ATOMKMS_TOPO_OVERLAY)
-#define ATOMKMS_LIMITS_PRIMARY		BIT(ATOMKMS_TOPO_PRIMARY)
-#define ATOMKMS_LIMITS_CURSOR		BIT(ATOMKMS_TOPO_CURSOR)
+/*
+ * A hardware plane's types: a bit per &enum atomkms_topo_plane_type
+ * (overlay 0, primary 1, cursor 2).
+ */
+#define ATOMKMS_LIMITS_OVERLAY		BIT(0)
+#define ATOMKMS_LIMITS_PRIMARY		BIT(1)
+#define ATOMKMS_LIMITS_CURSOR		BIT(2)
 
 /* Scale factors are 16.16, as DRM's: this is 1.0, no scaling. */
 #define ATOMKMS_LIMITS_SCALE_ONE	0x10000U
@@ -109,7 +119,7 @@ struct atomkms_limits {
 	u32 max_crtc_planes;
 	u32 num_hw_planes;
 	struct atomkms_limits_hw_plane hw_planes[ATOMKMS_LIMITS_MAX_HW_PLANES];
-	u32 num_scalers[ATOMKMS_TOPO_MAX_CRTCS];
+	u32 num_scalers[ATOMKMS_LIMITS_MAX_CRTCS];
 	u32 max_scalers;
 	u32 max_upscale, max_downscale;
 	u32 scaler_min_src_w, scaler_min_src_h;
@@ -174,8 +184,8 @@ struct atomkms_limits_plane {
 struct atomkms_limits_state {
 	u32 num_crtcs;
 	u32 num_planes;
-	struct atomkms_limits_crtc crtcs[ATOMKMS_TOPO_MAX_CRTCS];
-	struct atomkms_limits_plane planes[ATOMKMS_TOPO_MAX_PLANES];
+	struct atomkms_limits_crtc crtcs[ATOMKMS_LIMITS_MAX_CRTCS];
+	struct atomkms_limits_plane planes[ATOMKMS_LIMITS_MAX_PLANES];
 };
 
 /**
@@ -251,7 +261,37 @@ struct atomkms_limits_state {
  * split, DCN's pipe split) takes one here and is refused if too wide.
  */
 
-void atomkms_limits_init(struct atomkms_limits *l);
+/**
+ * atomkms_limits_init - a profile without any limit
+ * @l: filled in: every limit %ATOMKMS_LIMIT_NONE, every minimum 0
+ *
+ * Today's behaviour: atomkms_limits_check() accepts any state. Inline:
+ * the topology's defaults take it, and atomkms_test.ko builds the
+ * topology's source without this one's.
+ */
+static inline void atomkms_limits_init(struct atomkms_limits *l)
+{
+	u32 i;
+
+	memset(l, 0, sizeof(*l));
+	l->max_active_planes = ATOMKMS_LIMIT_NONE;
+	l->max_crtc_planes = ATOMKMS_LIMIT_NONE;
+	l->num_hw_planes = ATOMKMS_LIMIT_NONE;
+	for (i = 0; i < ATOMKMS_LIMITS_MAX_CRTCS; i++)
+		l->num_scalers[i] = ATOMKMS_LIMIT_NONE;
+	l->max_scalers = ATOMKMS_LIMIT_NONE;
+	l->max_upscale = ATOMKMS_LIMIT_NONE;
+	l->max_downscale = ATOMKMS_LIMIT_NONE;
+	l->scaler_max_width = ATOMKMS_LIMIT_NONE;
+	l->bandwidth_mbps = ATOMKMS_LIMIT_NONE;
+	l->num_plls = ATOMKMS_LIMIT_NONE;
+	l->max_crtc_clock_khz = ATOMKMS_LIMIT_NONE;
+	l->max_total_clock_khz = ATOMKMS_LIMIT_NONE;
+	l->cursor_max_w = ATOMKMS_LIMIT_NONE;
+	l->cursor_max_h = ATOMKMS_LIMIT_NONE;
+	l->num_cursor_sizes = ATOMKMS_LIMIT_NONE;
+}
+
 int atomkms_limits_preset(const char *name, struct atomkms_limits *l);
 int atomkms_limits_validate(const struct atomkms_limits *l, const char **why);
 

@@ -7,6 +7,13 @@
  */
 #include "atomkms_limits.h"
 #include "atomkms_formats.h"
+#include "atomkms_topology.h"
+
+static_assert(ATOMKMS_LIMITS_MAX_CRTCS == ATOMKMS_TOPO_MAX_CRTCS, "CRTCs");
+static_assert(ATOMKMS_LIMITS_MAX_PLANES == ATOMKMS_TOPO_MAX_PLANES, "planes");
+static_assert(BIT(ATOMKMS_TOPO_OVERLAY) == ATOMKMS_LIMITS_OVERLAY, "types");
+static_assert(BIT(ATOMKMS_TOPO_PRIMARY) == ATOMKMS_LIMITS_PRIMARY, "types");
+static_assert(BIT(ATOMKMS_TOPO_CURSOR) == ATOMKMS_LIMITS_CURSOR, "types");
 
 /* A plane placed on no hardware plane of a pool. */
 #define ATOMKMS_LIMITS_NO_HW		0xff
@@ -15,35 +22,6 @@
 					 ATOMKMS_TOPO_ROTATE_270)
 /* A bandwidth in MB/s, in the unit planes' needs add up in: mB/s. */
 #define ATOMKMS_LIMITS_MBPS		1000000000U
-
-/**
- * atomkms_limits_init - a profile without any limit
- * @l: filled in: every limit %ATOMKMS_LIMIT_NONE, every minimum 0
- *
- * Today's behaviour: atomkms_limits_check() accepts any state.
- */
-void atomkms_limits_init(struct atomkms_limits *l)
-{
-	u32 i;
-
-	memset(l, 0, sizeof(*l));
-	l->max_active_planes = ATOMKMS_LIMIT_NONE;
-	l->max_crtc_planes = ATOMKMS_LIMIT_NONE;
-	l->num_hw_planes = ATOMKMS_LIMIT_NONE;
-	for (i = 0; i < ATOMKMS_TOPO_MAX_CRTCS; i++)
-		l->num_scalers[i] = ATOMKMS_LIMIT_NONE;
-	l->max_scalers = ATOMKMS_LIMIT_NONE;
-	l->max_upscale = ATOMKMS_LIMIT_NONE;
-	l->max_downscale = ATOMKMS_LIMIT_NONE;
-	l->scaler_max_width = ATOMKMS_LIMIT_NONE;
-	l->bandwidth_mbps = ATOMKMS_LIMIT_NONE;
-	l->num_plls = ATOMKMS_LIMIT_NONE;
-	l->max_crtc_clock_khz = ATOMKMS_LIMIT_NONE;
-	l->max_total_clock_khz = ATOMKMS_LIMIT_NONE;
-	l->cursor_max_w = ATOMKMS_LIMIT_NONE;
-	l->cursor_max_h = ATOMKMS_LIMIT_NONE;
-	l->num_cursor_sizes = ATOMKMS_LIMIT_NONE;
-}
 
 /* The compositor's formats of at most @max_planes memory planes; YCbCr
  * ones only if @yuv.

@@ -11,6 +11,7 @@
 
 #include "atomkms_limits.h"
 #include "atomkms_formats.h"
+#include "atomkms_topology.h"
 #include "check.h"
 
 #define XR24	ATOMKMS_FMT_XRGB8888
