@@ -23,7 +23,8 @@ static_assert(BIT(ATOMKMS_TOPO_CURSOR) == ATOMKMS_LIMITS_CURSOR, "types");
 /* A bandwidth in MB/s, in the unit planes' needs add up in: mB/s. */
 #define ATOMKMS_LIMITS_MBPS		1000000000U
 
-/* The compositor's formats of at most @max_planes memory planes; YCbCr
+/*
+ * The compositor's formats of at most @max_planes memory planes; YCbCr
  * ones only if @yuv.
  */
 static u64 atomkms_limits_formats(u32 max_planes, bool yuv)

@@ -669,6 +669,51 @@ static void test_pool_random(void)
 	      greedy_fails);
 }
 
+/* The limits not tested at 0 above: 0 refuses any use of them. */
+static void test_zero(void)
+{
+	struct atomkms_limits l = unlimited();
+	struct atomkms_limits_state s = state(1);
+	struct atomkms_limits_plane *p;
+
+	l.max_crtc_clock_khz = 0;
+	REFUSED("max_crtc_clock_khz 0", &l, &s,
+		"max_crtc_clock_khz: CRTC 0 runs at 148500 kHz, limit 0 kHz");
+	s.crtcs[0].active = false;
+	ACCEPTED("max_crtc_clock_khz 0, CRTC off", &l, &s);
+
+	l = unlimited();
+	l.cursor_max_w = 0;
+	l.cursor_max_h = 0;
+	s = state(1);
+	p = add(&s, 0, CUR, AR24, 64, 64, 64, 64);
+	REFUSED("cursor_max 0x0", &l, &s, "cursor_max: plane 0 is 64x64, limit 0x0");
+	p->type = PRI;
+	ACCEPTED("cursor_max 0x0, a primary", &l, &s);
+
+	/* A line buffer of 0: no scaling; factors of 1.0: none that way. */
+	l = unlimited();
+	l.scaler_max_width = 0;
+	ACCEPTED("scaler_max_width 0, unscaled", &l, &s);
+	p->dst_w = 65;
+	REFUSED("scaler_max_width 0, scaled", &l, &s,
+		"scaler_max_width: plane 0 scales lines 65 pixels wide (64 to 65), limit 0");
+	l = unlimited();
+	l.max_upscale = ATOMKMS_LIMITS_SCALE_ONE;
+	l.max_downscale = ATOMKMS_LIMITS_SCALE_ONE;
+	REFUSED("max_upscale 1.0", &l, &s,
+		"max_upscale: plane 0 upscales its width x1.015 (64 to 65 pixels), limit x1.000");
+	p->dst_w = 63;
+	REFUSED("max_downscale 1.0", &l, &s,
+		"max_downscale: plane 0 downscales its width x1.015 (64 to 63 pixels), limit x1.000");
+	p->dst_w = 64;
+	ACCEPTED("factors 1.0, unscaled", &l, &s);
+
+	s = state(8);
+	s.num_crtcs = 9;
+	REFUSED("9 CRTCs", &l, &s, "state: 9 CRTCs and 0 planes, at most 8 and 32");
+}
+
 static void test_validate(void)
 {
 	struct atomkms_limits l = unlimited();
@@ -855,6 +900,7 @@ int main(void)
 	test_bandwidth();
 	test_clocks();
 	test_cursor();
+	test_zero();
 	test_pool_rules();
 	test_pool_random();
 	test_validate();
