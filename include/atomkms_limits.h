@@ -218,14 +218,16 @@ struct atomkms_limits_state {
  *    together is our model, not the driver's rule;
  *  - cursors: any size a DMA pipe takes (DPU has no cursor hardware).
  *
- * laptop - in the class of Intel's display version 9 (Kaby Lake), per
- * drivers/gpu/drm/i915/display:
+ * laptop - in the class of Intel's display version 9 (Skylake, Kaby
+ * Lake, Broxton), per drivers/gpu/drm/i915/display:
  *  - 3 pipes with planes of their own: pipes A and B 3 universal planes
- *    and a cursor, pipe C 2 and a cursor (num_sprites 2, 2, 1, the
- *    topmost plane left out as i915 does); NV12 and the other multi-plane
- *    formats on planes 1 and 2 of pipes A and B only
- *    (skl_plane_has_planar()), packed formats elsewhere; cursors
- *    ARGB8888 (intel_cursor_formats);
+ *    and a cursor, pipe C 2 and a cursor, the hardware's planes but the
+ *    topmost, as i915 exposes them on Broxton (num_sprites 2, 2, 1; on
+ *    Skylake and Kaby Lake it exposes one sprite a pipe); NV12 and the
+ *    other multi-plane formats on planes 1 and 2 of pipes A and B only,
+ *    as skl_plane_has_planar() allows them on Kaby Lake (not Skylake or
+ *    Broxton: WA #0870), packed formats elsewhere; cursors ARGB8888
+ *    (intel_cursor_formats);
  *  - universal planes up to 5120x4096 (skl_plane_max_width() for linear
  *    4-byte formats, skl_plane_max_height()); rotations 0, 90, 180, 270
  *    (90 and 270 need Y tiling there, which is not modelled), no

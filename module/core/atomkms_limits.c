@@ -98,7 +98,7 @@ static void atomkms_limits_soc(struct atomkms_limits *l)
 }
 
 /*
- * laptop: the class of Intel's display version 9 (Kaby Lake), after i915;
+ * laptop: the class of Intel's display version 9, after i915;
  * include/atomkms_limits.h lists the sources.
  */
 static void atomkms_limits_laptop(struct atomkms_limits *l)
