@@ -91,10 +91,16 @@ $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/d
 
 # Unit tests build the core's files unchanged, against include/:
 # test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
+# The topology and the limits name formats by the compositor's table;
+# test_topology also loads the limits' presets.
 $(B)/unit/test_%: test/unit/test_%.c module/core/atomkms_%.c include/atomkms_%.h include/atomkms_types.h test/unit/check.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -Itest/unit -o $@ $< module/core/atomkms_$*.c \
-		$(if $(filter topology,$*),module/core/atomkms_formats.c)
+		$(if $(filter topology limits,$*),module/core/atomkms_formats.c) \
+		$(if $(filter topology,$*),module/core/atomkms_limits.c)
+$(B)/unit/test_topology $(B)/unit/test_limits: module/core/atomkms_formats.c \
+	include/atomkms_formats.h include/atomkms_limits.h include/atomkms_topology.h
+$(B)/unit/test_topology: module/core/atomkms_limits.c
 
 include test/unit/unit.mk
 

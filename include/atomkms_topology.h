@@ -14,6 +14,7 @@
 #define ATOMKMS_TOPOLOGY_H
 
 #include "atomkms_types.h"
+#include "atomkms_limits.h"
 
 #define ATOMKMS_TOPO_MAX_CRTCS		8
 /* DRM's masks of planes and encoders are 32 bits wide. */
@@ -220,6 +221,10 @@ struct atomkms_topo_connector {
  * @crtcs: the CRTCs; index i is DRM CRTC index i
  * @encoders: the encoders, in creation order
  * @connectors: the display connectors, in creation order
+ * @limits: the simulated display engine's limits (issue 15), none by
+ *          default (atomkms_limits_init()); a DRM plane's index in
+ *          @planes is its index in the limits' &atomkms_limits_hw_plane
+ *          drm_planes masks
  */
 struct atomkms_topology {
 	u32 num_planes, num_crtcs, num_encoders, num_connectors;
@@ -227,6 +232,7 @@ struct atomkms_topology {
 	struct atomkms_topo_crtc crtcs[ATOMKMS_TOPO_MAX_CRTCS];
 	struct atomkms_topo_encoder encoders[ATOMKMS_TOPO_MAX_ENCODERS];
 	struct atomkms_topo_connector connectors[ATOMKMS_TOPO_MAX_CONNECTORS];
+	struct atomkms_limits limits;
 };
 
 /**

@@ -14,10 +14,12 @@
 #include <linux/build_bug.h>
 #include <linux/bits.h>
 #include <linux/array_size.h>
+#include <linux/sprintf.h>
 #else
 #include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>		/* snprintf(), as <linux/sprintf.h> */
 #include <string.h>
 #include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 /* The compiler's own names for the C99 types, as <stdint.h> uses them. */

@@ -211,6 +211,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 	int min_scale, max_scale;
 
 	memset(t, 0, sizeof(*t));
+	atomkms_limits_init(&t->limits);
 	if (err) {
 		*why = err;
 		return -ATOMKMS_EINVAL;
@@ -497,6 +498,7 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 	u32 i, e;
 
 	memset(t, 0, sizeof(*t));
+	atomkms_limits_init(&t->limits);
 	if (err) {
 		*why = err;
 		return -ATOMKMS_EINVAL;
@@ -761,6 +763,49 @@ static const char *atomkms_topo_check_tiles(const struct atomkms_topology *t,
 	return NULL;
 }
 
+/* Does plane @p on CRTC @crtc fit a hardware plane of the limits' pool? */
+static bool atomkms_topo_hw_plane_for(const struct atomkms_topology *t, u32 p,
+				      u32 crtc)
+{
+	const struct atomkms_topo_plane *pl = &t->planes[p];
+	u32 j;
+
+	for (j = 0; j < t->limits.num_hw_planes; j++) {
+		const struct atomkms_limits_hw_plane *hw =
+			&t->limits.hw_planes[j];
+
+		if ((hw->possible_crtcs & BIT(crtc)) &&
+		    (hw->drm_planes & BIT(p)) && (hw->types & BIT(pl->type)) &&
+		    (hw->formats & pl->formats))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The limits against the topology (the profile's own consistency is
+ * atomkms_limits_validate()'s): with a pool of hardware planes, every
+ * CRTC's primary plane, and its cursor, must have one it may use, or the
+ * CRTC could never light up (or show its cursor).
+ */
+static const char *atomkms_topo_check_limits(const struct atomkms_topology *t)
+{
+	u32 i;
+
+	if (t->limits.num_hw_planes == ATOMKMS_LIMIT_NONE)
+		return NULL;
+	if (t->limits.num_hw_planes > ATOMKMS_LIMITS_MAX_HW_PLANES)
+		return "limits: at most 32 hardware planes";
+	for (i = 0; i < t->num_crtcs; i++) {
+		if (!atomkms_topo_hw_plane_for(t, t->crtcs[i].primary, i))
+			return "limits: each CRTC's primary plane fits a hardware plane";
+		if (t->crtcs[i].cursor != ATOMKMS_TOPO_NONE &&
+		    !atomkms_topo_hw_plane_for(t, t->crtcs[i].cursor, i))
+			return "limits: each cursor plane fits a hardware plane";
+	}
+	return NULL;
+}
+
 static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
 {
 	u32 i, displays = 0;
@@ -787,6 +832,9 @@ static const char *atomkms_topo_check_outputs(const struct atomkms_topology *t)
  * @t: the topology
  * @why: on error, the rule it breaks, named in a sentence
  *
+ * Its limits are checked against the topology; whoever fills them checks
+ * the profile itself with atomkms_limits_validate().
+ *
  * Return: 0, or -EINVAL.
  */
 int atomkms_topology_validate(const struct atomkms_topology *t,
@@ -806,6 +854,8 @@ int atomkms_topology_validate(const struct atomkms_topology *t,
 		err = atomkms_topo_check_encoders(t);
 	if (!err)
 		err = atomkms_topo_check_outputs(t);
+	if (!err)
+		err = atomkms_topo_check_limits(t);
 	if (err) {
 		*why = err;
 		return -ATOMKMS_EINVAL;

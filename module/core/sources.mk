@@ -7,5 +7,6 @@
 
 # The compositor: formats, plane jobs, composition, colour, CRC, writeback.
 ATOMKMS_COMPOSE_CORE := formats plane_job compose color crc writeback
-# Everything pure C: the compositor, mode timing, EDIDs, the topology.
-ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology
+# Everything pure C: the compositor, mode timing, EDIDs, the topology,
+# the simulated display-engine limits.
+ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology limits

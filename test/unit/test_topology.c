@@ -980,6 +980,117 @@ static void test_plane_caps(void)
 		"rotations: rotate-0 and any of");
 }
 
+/* Is @l a profile without any limit (atomkms_limits_init()'s)? */
+static bool no_limits(const struct atomkms_limits *l)
+{
+	u32 i, none = 0;
+
+	for (i = 0; i < ATOMKMS_TOPO_MAX_CRTCS; i++)
+		none += l->num_scalers[i] == ATOMKMS_LIMIT_NONE;
+	return none == ATOMKMS_TOPO_MAX_CRTCS &&
+	       l->max_active_planes == ATOMKMS_LIMIT_NONE &&
+	       l->max_crtc_planes == ATOMKMS_LIMIT_NONE &&
+	       l->num_hw_planes == ATOMKMS_LIMIT_NONE &&
+	       l->max_scalers == ATOMKMS_LIMIT_NONE &&
+	       l->max_upscale == ATOMKMS_LIMIT_NONE &&
+	       l->max_downscale == ATOMKMS_LIMIT_NONE &&
+	       l->scaler_min_src_w == 0 && l->scaler_min_dst_h == 0 &&
+	       l->scaler_max_width == ATOMKMS_LIMIT_NONE &&
+	       l->bandwidth_mbps == ATOMKMS_LIMIT_NONE &&
+	       l->num_plls == ATOMKMS_LIMIT_NONE &&
+	       l->max_crtc_clock_khz == ATOMKMS_LIMIT_NONE &&
+	       l->max_total_clock_khz == ATOMKMS_LIMIT_NONE &&
+	       l->cursor_max_w == ATOMKMS_LIMIT_NONE &&
+	       l->cursor_max_h == ATOMKMS_LIMIT_NONE &&
+	       l->num_cursor_sizes == ATOMKMS_LIMIT_NONE;
+}
+
+/*
+ * The limits (issue 15) a topology holds: none by default, whoever built
+ * it; with a pool of hardware planes, every CRTC's primary and cursor
+ * must have one they may use.
+ */
+static void test_limits(void)
+{
+	struct atomkms_params p = defaults();
+	struct atomkms_config c = config(2, 1, true);
+	struct atomkms_topology t;
+	const char *why = "";
+
+	memset(&t.limits, 0, sizeof(t.limits));
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(no_limits(&t.limits), "from_params: no limit");
+	memset(&t.limits, 0, sizeof(t.limits));
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built: %s", why);
+	CHECK(no_limits(&t.limits), "from_config: no limit");
+	CHECK(!atomkms_topology_validate(&t, &why), "valid: %s", why);
+
+	/* laptop: three pipes; a fourth CRTC has no plane to light up. */
+	p.num_crtcs = 3;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(!atomkms_limits_preset("laptop", &t.limits), "laptop");
+	CHECK(!atomkms_topology_validate(&t, &why), "3 CRTCs, laptop: %s", why);
+	p.num_crtcs = 4;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(!atomkms_limits_preset("laptop", &t.limits), "laptop");
+	REFUSED("4 CRTCs, laptop", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	CHECK(!atomkms_limits_preset("soc", &t.limits), "soc");
+	CHECK(!atomkms_topology_validate(&t, &why), "4 CRTCs, soc: %s", why);
+	/* desktop: 6 cursors, and pipes for any number of CRTCs. */
+	p.num_crtcs = 7;
+	p.num_overlays = 1;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(!atomkms_limits_preset("desktop", &t.limits), "desktop");
+	REFUSED("7 cursors, desktop", atomkms_topology_validate(&t, &why),
+		"limits: each cursor plane fits a hardware plane");
+	p.cursor = false;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(!atomkms_limits_preset("desktop", &t.limits), "desktop");
+	CHECK(!atomkms_topology_validate(&t, &why), "7 CRTCs, no cursor, desktop: %s",
+	      why);
+
+	/* A pool of one, broken each way once. */
+	p = defaults();
+	p.cursor = false;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	t.limits.num_hw_planes = 1;
+	t.limits.hw_planes[0] = (struct atomkms_limits_hw_plane){
+		.possible_crtcs = 1, .drm_planes = ATOMKMS_LIMIT_NONE,
+		.types = ATOMKMS_LIMITS_PRIMARY,
+		.rotations = ATOMKMS_TOPO_ROTATE_0,
+		.formats = atomkms_topo_formats_cursor(),
+		.max_width = ATOMKMS_LIMIT_NONE,
+		.max_height = ATOMKMS_LIMIT_NONE,
+	};
+	CHECK(!atomkms_topology_validate(&t, &why), "a pool of one: %s", why);
+	t.limits.hw_planes[0].drm_planes = BIT(0);
+	CHECK(!atomkms_topology_validate(&t, &why), "its own plane: %s", why);
+	t.limits.hw_planes[0].drm_planes = BIT(1);
+	REFUSED("another plane's", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	t.limits.hw_planes[0].drm_planes = ATOMKMS_LIMIT_NONE;
+	t.limits.hw_planes[0].possible_crtcs = 2;
+	REFUSED("another CRTC's", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	t.limits.hw_planes[0].possible_crtcs = 1;
+	t.limits.hw_planes[0].types = ATOMKMS_LIMITS_OVERLAY;
+	REFUSED("overlays only", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	t.limits.hw_planes[0].types = ATOMKMS_LIMITS_PRIMARY;
+	t.planes[0].formats = atomkms_topo_formats_all() &
+			      ~atomkms_topo_formats_cursor();
+	REFUSED("no format in common", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	t.planes[0].formats = atomkms_topo_formats_all();
+	t.limits.num_hw_planes = 33;
+	REFUSED("33 hardware planes", atomkms_topology_validate(&t, &why),
+		"limits: at most 32 hardware planes");
+	t.limits.num_hw_planes = 0;
+	REFUSED("no hardware plane", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+}
+
 int main(void)
 {
 	test_every_combination();
@@ -990,5 +1101,6 @@ int main(void)
 	test_config();
 	test_connector_attrs();
 	test_plane_caps();
+	test_limits();
 	return check_done("test_topology");
 }
