@@ -77,6 +77,8 @@ q=
 echo
 echo "== Part 1a: compositor core, kernel-flags build (what the module runs)"
 "$out/bench_compose_kflags" $q --targets kernel-flags | tee "$out/native-kflags.txt"
+grep -q '^kernel-flags ' "$out/native-kflags.txt" ||
+	{ echo "bench: $out/bench_compose_kflags failed" >&2; exit 1; }
 
 echo
 echo "== Part 1b: compositor core, userspace build (-O2, vector code)"
@@ -94,7 +96,7 @@ else
 		shift 2
 		valgrind --tool=callgrind --callgrind-out-file="$f" \
 			"$out/$b" --count "$@" > "$f.crc" 2> /dev/null || {
-			echo "bench: callgrind run failed: $b $*" >&2; echo 0; return; }
+			echo "bench: callgrind run failed: $b $*" >&2; exit 1; }
 		sed -n 's/^summary: *//p' "$f"
 	}
 	for b in bench_compose_kflags bench_compose; do
