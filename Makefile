@@ -33,7 +33,7 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help clients \
-	sparse checkpatch lint bench sw_sync core-srcs module-debug check-debug
+	sparse checkpatch lint bench sw_sync core-srcs kdir module-debug check-debug
 
 all: module userspace sw_sync
 
@@ -184,6 +184,10 @@ bench:
 # The compositor core's sources, for scripts (bench/run.sh).
 core-srcs:
 	@echo $(CORE_SRCS)
+
+# The target kernel's headers, for scripts (bench/kflags.sh).
+kdir:
+	@echo $(KDIR)
 
 # The atomkms-dkms package (dkms.conf, debian/), built from a copy of only
 # what it ships so that every output stays in build/deb. make check-dkms
