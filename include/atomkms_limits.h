@@ -294,8 +294,35 @@ static inline void atomkms_limits_init(struct atomkms_limits *l)
 	l->num_cursor_sizes = ATOMKMS_LIMIT_NONE;
 }
 
+/**
+ * struct atomkms_limits_params - a profile as the module parameters and
+ * configfs give it (README: "Emulating a display engine's limits")
+ * @preset: a preset's name (atomkms_limits_preset()); NULL or "" is "none"
+ * @max_active_planes: %ATOMKMS_LIMIT_NONE: the preset's; otherwise it
+ *                     replaces the preset's (0: no plane may be shown)
+ * @num_plls: likewise
+ * @bandwidth_mbps: likewise
+ * @num_scalers: each CRTC's scalers, likewise entry by entry
+ * @num_num_scalers: entries given in @num_scalers; the CRTCs beyond take
+ *                   the last entry (none given: the preset's)
+ */
+struct atomkms_limits_params {
+	const char *preset;
+	u32 max_active_planes;
+	u32 num_plls;
+	u32 bandwidth_mbps;
+	u32 num_scalers[ATOMKMS_LIMITS_MAX_CRTCS];
+	u32 num_num_scalers;
+};
+
 int atomkms_limits_preset(const char *name, struct atomkms_limits *l);
 int atomkms_limits_validate(const struct atomkms_limits *l, const char **why);
+int atomkms_limits_from_params(const struct atomkms_limits_params *p,
+			       struct atomkms_limits *l, const char **why);
+bool atomkms_limits_any(const struct atomkms_limits *l);
+void atomkms_limits_plane_caps(const struct atomkms_limits *l, u32 plane,
+			       u32 type, u32 *possible_crtcs, u64 *formats,
+			       u8 *rotations);
 
 bool atomkms_limits_plane_scales(const struct atomkms_limits_plane *p);
 u64 atomkms_limits_plane_bytes(const struct atomkms_limits_plane *p);

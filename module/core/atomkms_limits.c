@@ -264,6 +264,126 @@ int atomkms_limits_validate(const struct atomkms_limits *l, const char **why)
 	return 0;
 }
 
+/**
+ * atomkms_limits_from_params - the profile the parameters describe
+ * @p: a preset, and the numbers that replace its own
+ * @l: filled in, validated by atomkms_limits_validate()
+ * @why: on error, what is wrong
+ *
+ * Return: 0, or -EINVAL for an unknown preset or a profile that
+ * atomkms_limits_validate() refuses.
+ */
+int atomkms_limits_from_params(const struct atomkms_limits_params *p,
+			       struct atomkms_limits *l, const char **why)
+{
+	const char *name = p->preset && p->preset[0] ? p->preset : "none";
+	u32 i, n;
+
+	if (p->num_num_scalers > ATOMKMS_LIMITS_MAX_CRTCS) {
+		*why = "limits: num_scalers: at most 8 CRTCs";
+		return -ATOMKMS_EINVAL;
+	}
+	if (atomkms_limits_preset(name, l)) {
+		*why = "limits: the presets are none, soc, laptop and desktop";
+		return -ATOMKMS_EINVAL;
+	}
+	if (p->max_active_planes != ATOMKMS_LIMIT_NONE)
+		l->max_active_planes = p->max_active_planes;
+	if (p->num_plls != ATOMKMS_LIMIT_NONE)
+		l->num_plls = p->num_plls;
+	if (p->bandwidth_mbps != ATOMKMS_LIMIT_NONE)
+		l->bandwidth_mbps = p->bandwidth_mbps;
+	for (i = 0; p->num_num_scalers && i < ATOMKMS_LIMITS_MAX_CRTCS; i++) {
+		n = p->num_scalers[i < p->num_num_scalers ? i :
+				   p->num_num_scalers - 1];
+		if (n != ATOMKMS_LIMIT_NONE)
+			l->num_scalers[i] = n;
+	}
+	return atomkms_limits_validate(l, why);
+}
+
+/**
+ * atomkms_limits_any - does a profile limit anything
+ * @l: the profile
+ *
+ * Return: false if @l is atomkms_limits_init()'s, which accepts any
+ * state: the driver then skips the check altogether.
+ */
+bool atomkms_limits_any(const struct atomkms_limits *l)
+{
+	u32 i;
+
+	for (i = 0; i < ATOMKMS_LIMITS_MAX_CRTCS; i++)
+		if (l->num_scalers[i] != ATOMKMS_LIMIT_NONE)
+			return true;
+	return l->max_active_planes != ATOMKMS_LIMIT_NONE ||
+	       l->max_crtc_planes != ATOMKMS_LIMIT_NONE ||
+	       l->num_hw_planes != ATOMKMS_LIMIT_NONE ||
+	       l->max_scalers != ATOMKMS_LIMIT_NONE ||
+	       l->max_upscale != ATOMKMS_LIMIT_NONE ||
+	       l->max_downscale != ATOMKMS_LIMIT_NONE ||
+	       l->scaler_min_src_w || l->scaler_min_src_h ||
+	       l->scaler_min_dst_w || l->scaler_min_dst_h ||
+	       l->scaler_max_width != ATOMKMS_LIMIT_NONE ||
+	       l->bandwidth_mbps != ATOMKMS_LIMIT_NONE ||
+	       l->num_plls != ATOMKMS_LIMIT_NONE ||
+	       l->max_crtc_clock_khz != ATOMKMS_LIMIT_NONE ||
+	       l->max_total_clock_khz != ATOMKMS_LIMIT_NONE ||
+	       l->cursor_max_w != ATOMKMS_LIMIT_NONE ||
+	       l->cursor_max_h != ATOMKMS_LIMIT_NONE ||
+	       l->num_cursor_sizes != ATOMKMS_LIMIT_NONE;
+}
+
+/**
+ * atomkms_limits_plane_caps - narrow a DRM plane's capabilities to its
+ * hardware planes'
+ * @l: the profile
+ * @plane: the DRM plane's index
+ * @type: its type (&enum atomkms_topo_plane_type)
+ * @possible_crtcs: in, the topology's; out, those a hardware plane it may
+ *                  use can feed
+ * @formats: likewise, the formats (bit i for atomkms_formats[i])
+ * @rotations: likewise, the rotations (DRM's bits)
+ *
+ * The hardware planes it may use are those of its type that may stand
+ * for it and feed one of its CRTCs; what it offers is the union of
+ * theirs: in a shared pool a plane may land on any of them, so whatever
+ * one takes, the plane may take (IN_FORMATS promises that a format may
+ * work, not that it always does: the check decides with the other planes
+ * placed). What none of them takes can never pass the check, and is not
+ * offered. Without a pool, or if nothing would be left of a value (the
+ * plane can never be shown then, which the check says), each value stays
+ * as it is.
+ */
+void atomkms_limits_plane_caps(const struct atomkms_limits *l, u32 plane,
+			       u32 type, u32 *possible_crtcs, u64 *formats,
+			       u8 *rotations)
+{
+	u32 crtcs = 0, i;
+	u64 fmts = 0;
+	u8 rots = 0;
+
+	if (l->num_hw_planes == ATOMKMS_LIMIT_NONE || plane >= 32 || type > 2)
+		return;
+	for (i = 0; i < l->num_hw_planes &&
+	     i < ATOMKMS_LIMITS_MAX_HW_PLANES; i++) {
+		const struct atomkms_limits_hw_plane *hw = &l->hw_planes[i];
+
+		if (!(hw->drm_planes & BIT(plane)) || !(hw->types & BIT(type)) ||
+		    !(hw->possible_crtcs & *possible_crtcs))
+			continue;
+		crtcs |= hw->possible_crtcs;
+		fmts |= hw->formats;
+		rots |= hw->rotations;
+	}
+	if (crtcs & *possible_crtcs)
+		*possible_crtcs &= crtcs;
+	if (fmts & *formats)
+		*formats &= fmts;
+	if (rots & *rotations)
+		*rotations &= rots;
+}
+
 /* A rejection's message, appended to piece by piece, truncated. */
 struct atomkms_why {
 	char *buf;

@@ -890,6 +890,102 @@ static void test_presets(void)
 		"hw_planes: plane 10 (overlay on CRTC 2, XRGB8888 64x64) fits 6 hardware planes, all taken: 11 planes visible, 12 hardware planes");
 }
 
+/* The module's and configfs's profiles: a preset, numbers replacing its. */
+static void test_from_params(void)
+{
+	struct atomkms_limits_params p = {
+		.max_active_planes = NONE, .num_plls = NONE,
+		.bandwidth_mbps = NONE,
+	};
+	struct atomkms_limits l, ref = unlimited();
+	const char *err = NULL;
+	u32 i;
+
+	CHECK(!atomkms_limits_from_params(&p, &l, &err), "unset: %s", err);
+	CHECK(!memcmp(&l, &ref, sizeof(l)) && !atomkms_limits_any(&l),
+	      "unset: no limit at all");
+	p.preset = "laptop";
+	p.num_plls = 0;
+	p.bandwidth_mbps = 5000;
+	p.num_scalers[0] = 3;
+	p.num_scalers[1] = NONE;
+	p.num_num_scalers = 2;
+	CHECK(!atomkms_limits_from_params(&p, &l, &err), "laptop: %s", err);
+	CHECK(l.num_plls == 0 && l.bandwidth_mbps == 5000 &&
+	      l.max_active_planes == NONE && l.num_hw_planes == 11 &&
+	      l.num_scalers[0] == 3 && l.num_scalers[1] == 2 &&
+	      l.num_scalers[2] == 1 && l.num_scalers[7] == 0,
+	      "laptop: the numbers given replace the preset's, NONE keeps it");
+	p.preset = NULL;
+	p.num_scalers[1] = 1;
+	CHECK(!atomkms_limits_from_params(&p, &l, &err), "none: %s", err);
+	for (i = 1; i < 8; i++)
+		CHECK(l.num_scalers[i] == 1, "CRTC %u takes the last entry", i);
+	CHECK(atomkms_limits_any(&l), "a number given is a limit");
+	p.preset = "phone";
+	CHECK(atomkms_limits_from_params(&p, &l, &err) == -ATOMKMS_EINVAL &&
+	      !strcmp(err, "limits: the presets are none, soc, laptop and desktop"),
+	      "unknown preset: %s", err);
+	p.preset = "soc";
+	p.num_num_scalers = 9;
+	CHECK(atomkms_limits_from_params(&p, &l, &err) == -ATOMKMS_EINVAL,
+	      "9 CRTCs' scalers refused");
+
+	for (i = 0; i < 19; i++) {
+		struct atomkms_limits m = unlimited();
+		u32 *f[] = {
+			&m.max_active_planes, &m.max_crtc_planes,
+			&m.num_hw_planes, &m.num_scalers[7], &m.max_scalers,
+			&m.max_upscale, &m.max_downscale, &m.scaler_min_src_w,
+			&m.scaler_min_src_h, &m.scaler_min_dst_w,
+			&m.scaler_min_dst_h, &m.scaler_max_width,
+			&m.bandwidth_mbps, &m.num_plls, &m.max_crtc_clock_khz,
+			&m.max_total_clock_khz, &m.cursor_max_w,
+			&m.cursor_max_h, &m.num_cursor_sizes,
+		};
+
+		*f[i] = 8;
+		CHECK(atomkms_limits_any(&m), "field %u is a limit", i);
+	}
+}
+
+/* What a DRM plane offers: the union of the hardware planes it may use. */
+static void test_plane_caps(void)
+{
+	u64 all = (1ULL << atomkms_num_formats) - 1, fmts;
+	struct atomkms_limits l = unlimited();
+	u32 crtcs = 0x3;
+	u8 rots = ATOMKMS_TOPO_ROTATIONS;
+
+	fmts = all;
+	atomkms_limits_plane_caps(&l, 0, PRI, &crtcs, &fmts, &rots);
+	CHECK(crtcs == 0x3 && fmts == all && rots == ATOMKMS_TOPO_ROTATIONS,
+	      "no pool: unchanged");
+	atomkms_limits_preset("laptop", &l);
+	atomkms_limits_plane_caps(&l, 0, PRI, &crtcs, &fmts, &rots);
+	CHECK(crtcs == 0x3 && fmts == all &&
+	      rots == (ATOMKMS_TOPO_ROTATE_0 | ATOMKMS_TOPO_ROTATE_90 |
+		       ATOMKMS_TOPO_ROTATE_180 | ATOMKMS_TOPO_ROTATE_270),
+	      "laptop primary: pipes A and B, no reflection");
+	crtcs = 0x4;
+	fmts = all;
+	atomkms_limits_plane_caps(&l, 0, OVL, &crtcs, &fmts, &rots);
+	CHECK(crtcs == 0x4 && fmts != all &&
+	      !(fmts & (1ULL << (atomkms_format_lookup(NV12) - atomkms_formats))),
+	      "laptop pipe C: no NV12");
+	crtcs = 0x1;
+	fmts = all;
+	rots = ATOMKMS_TOPO_ROTATIONS;
+	atomkms_limits_plane_caps(&l, 3, CUR, &crtcs, &fmts, &rots);
+	CHECK(fmts == (1ULL << (atomkms_format_lookup(AR24) - atomkms_formats)) &&
+	      rots == (ATOMKMS_TOPO_ROTATE_0 | ATOMKMS_TOPO_ROTATE_180),
+	      "laptop cursor: ARGB8888, 0 and 180");
+	crtcs = 0x10;
+	fmts = all;
+	atomkms_limits_plane_caps(&l, 0, PRI, &crtcs, &fmts, &rots);
+	CHECK(crtcs == 0x10 && fmts == all, "no hardware plane: unchanged");
+}
+
 int main(void)
 {
 	test_unlimited();
@@ -906,5 +1002,7 @@ int main(void)
 	test_validate();
 	test_messages();
 	test_presets();
+	test_from_params();
+	test_plane_caps();
 	return check_done("test_limits");
 }
