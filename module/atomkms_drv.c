@@ -128,6 +128,29 @@ module_param(bpc, uint, 0444);
 MODULE_PARM_DESC(bpc,
 		 "Bits per colour channel of the connectors' monitors, which their EDIDs declare: 8, 10, 12, 14 or 16 (default 10)");
 
+/* Issue 15's simulated limits: unset (ATOMKMS_LIMIT_NONE), the preset's. */
+static char *limits;
+module_param(limits, charp, 0444);
+MODULE_PARM_DESC(limits,
+		 "Simulated display-engine limits, a preset: none, soc, laptop or desktop (default none)");
+static unsigned int max_active_planes = ATOMKMS_LIMIT_NONE;
+module_param(max_active_planes, uint, 0444);
+MODULE_PARM_DESC(max_active_planes,
+		 "Visible planes on the whole device, 0 for none (default: the preset's, else no limit)");
+static unsigned int num_plls = ATOMKMS_LIMIT_NONE;
+module_param(num_plls, uint, 0444);
+MODULE_PARM_DESC(num_plls,
+		 "Distinct pixel clocks the active CRTCs may run at (default: the preset's, else no limit)");
+static unsigned int bandwidth_mbps = ATOMKMS_LIMIT_NONE;
+module_param(bandwidth_mbps, uint, 0444);
+MODULE_PARM_DESC(bandwidth_mbps,
+		 "Memory bandwidth the visible planes may fetch with, in MB/s (default: the preset's, else no limit)");
+static unsigned int num_scalers[ATOMKMS_TOPO_MAX_CRTCS];
+static unsigned int num_num_scalers;
+module_param_array(num_scalers, uint, &num_num_scalers, 0444);
+MODULE_PARM_DESC(num_scalers,
+		 "Scalers of each CRTC, e.g. 2,2,1; the CRTCs beyond take the last (default: the preset's, else no limit)");
+
 static bool create_default_dev = true;
 module_param(create_default_dev, bool, 0444);
 MODULE_PARM_DESC(create_default_dev,
@@ -137,7 +160,7 @@ static struct platform_device *atomkms_pdev;
 
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
 	.fb_create	= atomkms_fb_create,
-	.atomic_check	= drm_atomic_helper_check,
+	.atomic_check	= atomkms_atomic_check,
 	.atomic_commit	= atomkms_atomic_commit,
 };
 
@@ -268,6 +291,7 @@ VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 	/* Primary planes flip async; they carry IN_FORMATS_ASYNC for it. */
 	drm->mode_config.async_page_flip = true;
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
+	atomkms_limits_init_device(akdev);
 
 	for (i = 0; i < akdev->topo.num_crtcs; i++) {
 		ret = atomkms_pipe_create(akdev, i, &plane, &encoder,
@@ -493,10 +517,18 @@ static int __init atomkms_init(void)
 		.tiles_h = tiles_across,
 		.tiles_v = tiles_down,
 	};
+	struct atomkms_limits_params lp = {
+		.preset = limits,
+		.max_active_planes = max_active_planes,
+		.num_plls = num_plls,
+		.bandwidth_mbps = bandwidth_mbps,
+		.num_num_scalers = num_num_scalers,
+	};
 	struct atomkms_topology *topo;
 	const char *why = "";
 	int ret;
 
+	memcpy(lp.num_scalers, num_scalers, sizeof(lp.num_scalers));
 	memcpy(params.refresh, refresh, sizeof(params.refresh));
 	for (; params.num_connector_types < num_connector_types;
 	     params.num_connector_types++) {
@@ -514,6 +546,9 @@ static int __init atomkms_init(void)
 	if (!topo)
 		return -ENOMEM;
 	ret = atomkms_topology_from_params(&params, topo, &why);
+	/* The profile, checked against the topology by validate(). */
+	if (!ret)
+		ret = atomkms_limits_from_params(&lp, &topo->limits, &why);
 	if (!ret)
 		ret = atomkms_topology_validate(topo, &why);
 	if (ret) {

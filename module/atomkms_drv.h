@@ -194,6 +194,8 @@ struct atomkms_output {
  * @crtcs: the display pipes, @topo.num_crtcs of them
  * @outputs: the Virtual connectors with their encoders, @topo.num_connectors
  * @in_formats_async: the IN_FORMATS_ASYNC property of primary planes
+ * @limits_on: @topo.limits limits something (atomkms_limits_any()): the
+ *             atomic check judges every state against it
  */
 struct atomkms_device {
 	struct drm_device drm;
@@ -201,6 +203,7 @@ struct atomkms_device {
 	struct atomkms_crtc *crtcs[ATOMKMS_TOPO_MAX_CRTCS];
 	struct atomkms_output *outputs[ATOMKMS_TOPO_MAX_CONNECTORS];
 	struct drm_property *in_formats_async;
+	bool limits_on;
 };
 
 static inline struct atomkms_device *to_atomkms_device(struct drm_device *drm)
@@ -242,6 +245,13 @@ int atomkms_atomic_commit(struct drm_device *dev,
 			  struct drm_atomic_state *state, bool nonblock);
 int atomkms_commit_init(void);
 void atomkms_commit_exit(void);
+
+/* atomkms_limits.c */
+int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_state *state);
+void atomkms_limits_init_device(struct atomkms_device *akdev);
+unsigned int atomkms_limits_cursor_hints(struct atomkms_device *akdev,
+					 struct drm_plane_size_hint *hints,
+					 unsigned int max);
 
 /* atomkms_fb.c, atomkms_gem.c */
 struct drm_gem_object *atomkms_gem_create_object(struct drm_device *dev,

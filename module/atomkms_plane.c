@@ -434,6 +434,10 @@ static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
  * so what userspace sees is what the compositor reads. Likewise the
  * rotation property offers @tp's rotations alone, and the core refuses
  * the others. COLOR_ENCODING and COLOR_RANGE come with a YCbCr format.
+ * With a pool of hardware planes in the device's limits, the formats,
+ * rotations and CRTCs are narrowed to those of the hardware planes it may
+ * use (atomkms_limits_plane_caps()), and a cursor's SIZE_HINTS are the
+ * sizes the limits allow (atomkms_limits_cursor_hints()).
  *
  * Return: the plane, or an ERR_PTR(); freed with the drm_device.
  */
@@ -441,13 +445,28 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 				       const struct atomkms_topo_plane *tp)
 {
 	enum drm_plane_type type = (enum drm_plane_type)tp->type;
+	struct drm_plane_size_hint hints[ATOMKMS_LIMITS_MAX_CURSOR_SIZES];
 	struct drm_device *drm = &akdev->drm;
 	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
+	struct atomkms_topo_plane caps = *tp;
 	struct atomkms_plane *akplane;
 	u32 *formats = NULL;
-	unsigned int nformats, i;
+	unsigned int nformats, nhints, i;
 	bool yuv = false;
 	int ret;
+
+	/*
+	 * What the device's limits let the plane do, where DRM has a place
+	 * for it (IN_FORMATS, the rotation property, possible_crtcs): its
+	 * index in the topology is its DRM index.
+	 */
+	if (tp >= akdev->topo.planes &&
+	    tp < akdev->topo.planes + akdev->topo.num_planes)
+		atomkms_limits_plane_caps(&akdev->topo.limits,
+					  tp - akdev->topo.planes, tp->type,
+					  &caps.possible_crtcs, &caps.formats,
+					  &caps.rotations);
+	tp = &caps;
 
 	formats = kcalloc(atomkms_num_formats, sizeof(*formats), GFP_KERNEL);
 	if (!formats)
@@ -483,7 +502,13 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 	ret = atomkms_plane_add_properties(&akplane->base, tp, yuv);
 	if (!ret)
 		ret = atomkms_plane_add_in_formats_async(akdev, &akplane->base);
-	if (!ret && cursor)
+	/* The profile's cursor sizes, if it limits them. */
+	nhints = cursor ? atomkms_limits_cursor_hints(akdev, hints,
+						      ARRAY_SIZE(hints)) : 0;
+	if (!ret && cursor && nhints)
+		ret = drm_plane_add_size_hints_property(&akplane->base, hints,
+							nhints);
+	else if (!ret && cursor)
 		ret = drm_plane_add_size_hints_property(&akplane->base,
 							atomkms_cursor_size_hints,
 							ARRAY_SIZE(atomkms_cursor_size_hints));
