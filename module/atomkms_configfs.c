@@ -5,11 +5,14 @@
  * scripts written for vkms work with the root changed:
  *
  *   DEVICE/enabled
+ *   DEVICE/{limits,max_active_planes,num_plls,bandwidth_mbps} (ours: the
+ *          simulated display engine's limits, README "Emulating a display
+ *          engine's limits")
  *   DEVICE/planes/P/type, DEVICE/planes/P/possible_crtcs/ (links to CRTCs)
  *   DEVICE/planes/P/{supported_formats,supported_rotations,
  *                    max_scale_factor,zpos_mutable,zpos_initial,zpos_min,
  *                    zpos_max} (atomkms_configfs_plane.c)
- *   DEVICE/crtcs/C/writeback, DEVICE/crtcs/C/refresh (ours)
+ *   DEVICE/crtcs/C/writeback, DEVICE/crtcs/C/{refresh,num_scalers} (ours)
  *   DEVICE/encoders/E/possible_crtcs/ (links to CRTCs)
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
  *   DEVICE/connectors/N/{type,edid,edid_enabled,preferred_mode,
@@ -35,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <drm/drm_print.h>
 
@@ -185,6 +189,24 @@ int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj,
 	return -EBUSY;
 }
 
+/* Under dev->lock: the limits' profile the device's attributes give. */
+static int atomkms_cfs_limits(struct atomkms_cfs_device *dev,
+			      struct atomkms_limits *l, const char **why)
+{
+	struct atomkms_limits_params p = {
+		.preset = dev->limits,
+		.max_active_planes = dev->max_active_planes,
+		.num_plls = dev->num_plls,
+		.bandwidth_mbps = dev->bandwidth_mbps,
+	};
+	struct atomkms_cfs_object *obj;
+
+	list_for_each_entry(obj, &dev->crtc_list, node)
+		if (p.num_num_scalers < ARRAY_SIZE(p.num_scalers))
+			p.num_scalers[p.num_num_scalers++] = obj->num_scalers;
+	return atomkms_limits_from_params(&p, l, why);
+}
+
 /* Under dev->lock: build and create the device. */
 static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 {
@@ -202,6 +224,8 @@ static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 		ret = atomkms_cfs_config(dev, c);
 	if (!ret)
 		ret = atomkms_topology_from_config(c, topo, &why);
+	if (!ret)
+		ret = atomkms_cfs_limits(dev, &topo->limits, &why);
 	if (!ret)
 		ret = atomkms_topology_validate(topo, &why);
 	if (ret == -E2BIG || ret == -EINVAL)
@@ -263,20 +287,15 @@ static ssize_t atomkms_cfs_device_enabled_store(struct config_item *item,
 
 CONFIGFS_ATTR(atomkms_cfs_device_, enabled);
 
-static struct configfs_attribute *atomkms_cfs_device_attrs[] = {
-	&atomkms_cfs_device_attr_enabled,
-	NULL,
-};
-
 /*
  * A u32 attribute of an object: @min to @max, -EBUSY on an enabled device.
  * (A connector's attributes, some of which act on an enabled device, are
  * in atomkms_configfs_connector.c.)
  */
-static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
-				 size_t count, u32 *field, u32 min, u32 max)
+static ssize_t atomkms_cfs_store_u32(struct atomkms_cfs_device *dev,
+				     const char *name, const char *page,
+				     size_t count, u32 *field, u32 min, u32 max)
 {
-	struct atomkms_cfs_object *obj = to_cfs_object(item);
 	u32 v;
 	int ret;
 
@@ -285,19 +304,39 @@ static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
 		ret = -EINVAL;
 	if (ret) {
 		pr_debug("atomkms: configfs %s: not a number from %u to %u (%d)\n",
-			 config_item_name(item), min, max, ret);
+			 name, min, max, ret);
 		return ret;
 	}
-	mutex_lock(&obj->dev->lock);
-	if (obj->dev->pdev) {
+	mutex_lock(&dev->lock);
+	if (dev->pdev) {
 		pr_debug("atomkms: configfs %s: the device is enabled (%d)\n",
-			 config_item_name(item), -EBUSY);
+			 name, -EBUSY);
 		ret = -EBUSY;
 	} else {
 		*field = v;
 	}
-	mutex_unlock(&obj->dev->lock);
+	mutex_unlock(&dev->lock);
 	return ret ? ret : count;
+}
+
+static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
+				 size_t count, u32 *field, u32 min, u32 max)
+{
+	return atomkms_cfs_store_u32(to_cfs_object(item)->dev,
+				     config_item_name(item), page, count, field,
+				     min, max);
+}
+
+/* A u32 field of the device, read under its lock. */
+static ssize_t atomkms_cfs_show_u32(struct atomkms_cfs_device *dev,
+				    char *page, const u32 *field)
+{
+	u32 v;
+
+	mutex_lock(&dev->lock);
+	v = *field;
+	mutex_unlock(&dev->lock);
+	return sprintf(page, "%u\n", v);
 }
 
 /**
@@ -312,13 +351,7 @@ static ssize_t atomkms_cfs_store(struct config_item *item, const char *page,
 ssize_t atomkms_cfs_show(struct config_item *item, char *page,
 			 const u32 *field)
 {
-	struct atomkms_cfs_object *obj = to_cfs_object(item);
-	u32 v;
-
-	mutex_lock(&obj->dev->lock);
-	v = *field;
-	mutex_unlock(&obj->dev->lock);
-	return sprintf(page, "%u\n", v);
+	return atomkms_cfs_show_u32(to_cfs_object(item)->dev, page, field);
 }
 
 #define ATOMKMS_CFS_FIELD(item, off) \
@@ -345,10 +378,104 @@ CONFIGFS_ATTR(atomkms_cfs_##kind##_, name)
 
 ATOMKMS_CFS_U32(crtc, writeback, value, 0, 1);
 ATOMKMS_CFS_U32(crtc, refresh, refresh, 1, ATOMKMS_TOPO_MAX_REFRESH);
+ATOMKMS_CFS_U32(crtc, num_scalers, num_scalers, 0, ATOMKMS_LIMIT_NONE);
 
 static struct configfs_attribute *atomkms_cfs_crtc_attrs[] = {
 	&atomkms_cfs_crtc_attr_writeback,
 	&atomkms_cfs_crtc_attr_refresh,
+	&atomkms_cfs_crtc_attr_num_scalers,
+	NULL,
+};
+
+/*
+ * A u32 attribute of the device itself (a limit): any value, -EBUSY on
+ * an enabled device; %ATOMKMS_LIMIT_NONE (4294967295), the default, is
+ * the preset's value.
+ */
+#define ATOMKMS_CFS_DEVICE_FIELD(item, off) \
+	((u32 *)((char *)to_cfs_device(item) + (off)))
+
+#define ATOMKMS_CFS_DEVICE_U32(name, field)				\
+static const size_t atomkms_cfs_device_##name##_off =			\
+	offsetof(struct atomkms_cfs_device, field);			\
+static ssize_t atomkms_cfs_device_##name##_show(struct config_item *item, \
+						char *page)		\
+{									\
+	return atomkms_cfs_show_u32(to_cfs_device(item), page,		\
+		ATOMKMS_CFS_DEVICE_FIELD(item, atomkms_cfs_device_##name##_off)); \
+}									\
+static ssize_t atomkms_cfs_device_##name##_store(struct config_item *item, \
+						 const char *page,	\
+						 size_t count)		\
+{									\
+	return atomkms_cfs_store_u32(to_cfs_device(item),		\
+		config_item_name(item), page, count,			\
+		ATOMKMS_CFS_DEVICE_FIELD(item, atomkms_cfs_device_##name##_off), \
+		0, ATOMKMS_LIMIT_NONE);					\
+}									\
+CONFIGFS_ATTR(atomkms_cfs_device_, name)
+
+ATOMKMS_CFS_DEVICE_U32(max_active_planes, max_active_planes);
+ATOMKMS_CFS_DEVICE_U32(num_plls, num_plls);
+ATOMKMS_CFS_DEVICE_U32(bandwidth_mbps, bandwidth_mbps);
+
+static ssize_t atomkms_cfs_device_limits_show(struct config_item *item,
+					      char *page)
+{
+	struct atomkms_cfs_device *dev = to_cfs_device(item);
+	ssize_t n;
+
+	mutex_lock(&dev->lock);
+	n = sprintf(page, "%s\n", dev->limits[0] ? dev->limits : "none");
+	mutex_unlock(&dev->lock);
+	return n;
+}
+
+/* A preset's name (atomkms_limits_preset()), "none" for no limit. */
+static ssize_t atomkms_cfs_device_limits_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	struct atomkms_cfs_device *dev = to_cfs_device(item);
+	const char *name = config_item_name(item);
+	char buf[sizeof(dev->limits)], *preset = buf;
+	struct atomkms_limits *l;
+	int ret = -EINVAL;
+
+	if (count < sizeof(buf)) {
+		memcpy(buf, page, count);
+		buf[count] = '\0';
+		preset = strim(buf);
+		l = kmalloc(sizeof(*l), GFP_KERNEL);
+		if (!l)
+			return -ENOMEM;
+		ret = atomkms_limits_preset(preset, l);
+		kfree(l);
+	}
+	if (ret) {
+		pr_debug("atomkms: configfs %s/limits: none, soc, laptop or desktop (%d)\n",
+			 name, ret);
+		return ret;
+	}
+	mutex_lock(&dev->lock);
+	if (dev->pdev) {
+		pr_debug("atomkms: configfs %s/limits: the device is enabled (%d)\n",
+			 name, -EBUSY);
+		ret = -EBUSY;
+	} else {
+		strscpy(dev->limits, preset, sizeof(dev->limits));
+	}
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(atomkms_cfs_device_, limits);
+
+static struct configfs_attribute *atomkms_cfs_device_attrs[] = {
+	&atomkms_cfs_device_attr_enabled,
+	&atomkms_cfs_device_attr_limits,
+	&atomkms_cfs_device_attr_max_active_planes,
+	&atomkms_cfs_device_attr_num_plls,
+	&atomkms_cfs_device_attr_bandwidth_mbps,
 	NULL,
 };
 
@@ -542,6 +669,7 @@ static struct config_group *atomkms_cfs_make_object(struct config_group *group,
 	obj->dev = dev;
 	obj->value = kind->value;
 	obj->refresh = 60;
+	obj->num_scalers = ATOMKMS_LIMIT_NONE;
 	config_group_init_type_name(&obj->group, name, kind->type);
 	if (kind->links_name) {
 		config_group_init_type_name(&obj->links.group, kind->links_name,
@@ -623,6 +751,9 @@ static struct config_group *atomkms_cfs_make_device(struct config_group *group,
 	if (!dev)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&dev->lock);
+	dev->max_active_planes = ATOMKMS_LIMIT_NONE;
+	dev->num_plls = ATOMKMS_LIMIT_NONE;
+	dev->bandwidth_mbps = ATOMKMS_LIMIT_NONE;
 	INIT_LIST_HEAD(&dev->plane_list);
 	INIT_LIST_HEAD(&dev->crtc_list);
 	INIT_LIST_HEAD(&dev->encoder_list);

@@ -61,6 +61,12 @@ struct atomkms_cfs_connector {
  * @encoder_list: the encoders
  * @connector_list: the connectors
  * @pdev: the enabled device, or NULL
+ * @limits: the simulated limits' preset (atomkms_limits_preset()), ""
+ *          for none
+ * @max_active_planes: a limit replacing the preset's, or
+ *                     %ATOMKMS_LIMIT_NONE (keep the preset's)
+ * @num_plls: likewise
+ * @bandwidth_mbps: likewise
  */
 struct atomkms_cfs_device {
 	struct config_group group;
@@ -74,6 +80,10 @@ struct atomkms_cfs_device {
 	struct list_head encoder_list;
 	struct list_head connector_list;
 	struct platform_device *pdev;
+	char limits[16];
+	u32 max_active_planes;
+	u32 num_plls;
+	u32 bandwidth_mbps;
 };
 
 /**
@@ -98,6 +108,8 @@ struct atomkms_cfs_links {
  *         (1 connected, 2 disconnected)
  * @refresh: the CRTC's refresh rate in Hz
  * @index: the connector's index in the enabled device's topology
+ * @num_scalers: the CRTC's scalers (the limits' num_scalers), or
+ *               %ATOMKMS_LIMIT_NONE (keep the preset's)
  * @conn: a connector's own attributes (atomkms_configfs_connector.c)
  * @plane: a plane's capabilities (atomkms_configfs_plane.c)
  */
@@ -109,6 +121,7 @@ struct atomkms_cfs_object {
 	u32 value;
 	u32 refresh;
 	u32 index;
+	u32 num_scalers;
 	struct atomkms_cfs_connector conn;
 	struct atomkms_config_plane_caps plane;
 };
