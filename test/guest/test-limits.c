@@ -349,11 +349,13 @@ static void dev_close(struct dev *d)
 static void with_device(const struct spec *s,
 			void (*fn)(struct dev *d, const char *dir))
 {
-	const char *dir = sf(ROOT "/%s", s->name);
 	struct dev *d = calloc(1, sizeof(*d));
 	uint64_t before;
 	struct stat st;
+	char dir[256];
 
+	/* Its own copy: sf()'s buffers are reused by the checks. */
+	snprintf(dir, sizeof(dir), ROOT "/%s", s->name);
 	if (!d) {
 		check(false, sf("%s: memory", s->name), strerror(ENOMEM));
 		return;
