@@ -271,6 +271,9 @@ struct atomkms_topology {
  *           @tiles_v connectors are its tiles, in rows, each of the
  *           preferred mode's size, fixed-rate (tile group 1)
  * @tiles_v: tiles down (0 with @tiles_h: one row)
+ * @limits: the simulated display engine's limits (a preset, and numbers
+ *          replacing its own: atomkms_limits_from_params()), or NULL for
+ *          none
  */
 struct atomkms_params {
 	u32 num_crtcs;
@@ -294,6 +297,7 @@ struct atomkms_params {
 	u8 connector_types[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_connector_types;
 	u32 tiles_h, tiles_v;
+	const struct atomkms_limits_params *limits;
 };
 
 /* A configured plane's zpos values given (the others are placed). */
@@ -352,6 +356,7 @@ struct atomkms_config_plane_caps {
  *              %ATOMKMS_TOPO_BPC_DEFAULT); its tile of a
  *              tiled monitor, as &atomkms_topo_connector's (@tile_group
  *              0: none; @tiles_h or @tiles_v 0: 1)
+ * @limits: the device's limits, as &atomkms_params' (NULL: none)
  */
 struct atomkms_config {
 	u32 num_planes, num_crtcs, num_encoders, num_connectors;
@@ -382,6 +387,7 @@ struct atomkms_config {
 		const u8 *edid;
 		u32 edid_len;
 	} connectors[ATOMKMS_TOPO_MAX_CONNECTORS];
+	const struct atomkms_limits_params *limits;
 };
 
 int atomkms_topology_from_params(const struct atomkms_params *p,

@@ -189,28 +189,28 @@ int atomkms_cfs_lock_disabled(struct atomkms_cfs_object *obj,
 	return -EBUSY;
 }
 
-/* Under dev->lock: the limits' profile the device's attributes give. */
-static int atomkms_cfs_limits(struct atomkms_cfs_device *dev,
-			      struct atomkms_limits *l, const char **why)
+/* Under dev->lock: the device's limits, as its attributes give them. */
+static void atomkms_cfs_limits(struct atomkms_cfs_device *dev,
+			       struct atomkms_limits_params *p)
 {
-	struct atomkms_limits_params p = {
+	struct atomkms_cfs_object *obj;
+
+	*p = (struct atomkms_limits_params){
 		.preset = dev->limits,
 		.max_active_planes = dev->max_active_planes,
 		.num_plls = dev->num_plls,
 		.bandwidth_mbps = dev->bandwidth_mbps,
 	};
-	struct atomkms_cfs_object *obj;
-
 	list_for_each_entry(obj, &dev->crtc_list, node)
-		if (p.num_num_scalers < ARRAY_SIZE(p.num_scalers))
-			p.num_scalers[p.num_num_scalers++] = obj->num_scalers;
-	return atomkms_limits_from_params(&p, l, why);
+		if (p->num_num_scalers < ARRAY_SIZE(p->num_scalers))
+			p->num_scalers[p->num_num_scalers++] = obj->num_scalers;
 }
 
 /* Under dev->lock: build and create the device. */
 static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 {
 	const char *name = config_item_name(&dev->group.cg_item);
+	struct atomkms_limits_params limits;
 	struct atomkms_topology *topo;
 	struct atomkms_config *c;
 	struct platform_device *pdev;
@@ -222,10 +222,11 @@ static int atomkms_cfs_enable(struct atomkms_cfs_device *dev)
 	ret = c && topo ? 0 : -ENOMEM;
 	if (!ret)
 		ret = atomkms_cfs_config(dev, c);
-	if (!ret)
+	if (!ret) {
+		atomkms_cfs_limits(dev, &limits);
+		c->limits = &limits;
 		ret = atomkms_topology_from_config(c, topo, &why);
-	if (!ret)
-		ret = atomkms_cfs_limits(dev, &topo->limits, &why);
+	}
 	if (!ret)
 		ret = atomkms_topology_validate(topo, &why);
 	if (ret == -E2BIG || ret == -EINVAL)

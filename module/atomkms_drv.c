@@ -529,6 +529,7 @@ static int __init atomkms_init(void)
 	int ret;
 
 	memcpy(lp.num_scalers, num_scalers, sizeof(lp.num_scalers));
+	params.limits = &lp;
 	memcpy(params.refresh, refresh, sizeof(params.refresh));
 	for (; params.num_connector_types < num_connector_types;
 	     params.num_connector_types++) {
@@ -546,9 +547,6 @@ static int __init atomkms_init(void)
 	if (!topo)
 		return -ENOMEM;
 	ret = atomkms_topology_from_params(&params, topo, &why);
-	/* The profile, checked against the topology by validate(). */
-	if (!ret)
-		ret = atomkms_limits_from_params(&lp, &topo->limits, &why);
 	if (!ret)
 		ret = atomkms_topology_validate(topo, &why);
 	if (ret) {

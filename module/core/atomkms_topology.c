@@ -201,7 +201,11 @@ static void atomkms_topo_param_tile(const struct atomkms_params *p,
  * their CRTC. The result is not validated: call
  * atomkms_topology_validate().
  *
- * Return: 0, or -EINVAL if the parameters cannot make a topology at all.
+ * The limits are @p->limits' profile (atomkms_limits_from_params(),
+ * which validates it), none without.
+ *
+ * Return: 0, or -EINVAL if the parameters cannot make a topology at all
+ * (or their limits are no profile).
  */
 int atomkms_topology_from_params(const struct atomkms_params *p,
 				 struct atomkms_topology *t, const char **why)
@@ -287,7 +291,8 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 	if (p->crossbar)
 		atomkms_topo_crossbar(t);
 	atomkms_topo_writeback_clones(t);
-	return 0;
+	return p->limits ? atomkms_limits_from_params(p->limits, &t->limits,
+						      why) : 0;
 }
 
 /* The lowest set bit of nonzero @mask. */
@@ -488,7 +493,10 @@ static void atomkms_config_planes(const struct atomkms_config *c,
  * atomkms_topology_validate(), which names what a bad configuration
  * breaks (a CRTC without a primary plane, a plane on a CRTC not its own).
  *
- * Return: 0, or -EINVAL if @c cannot make a topology at all.
+ * The limits are @c->limits' profile, as for atomkms_topology_from_params().
+ *
+ * Return: 0, or -EINVAL if @c cannot make a topology at all (or its
+ * limits are no profile).
  */
 int atomkms_topology_from_config(const struct atomkms_config *c,
 				 struct atomkms_topology *t, const char **why)
@@ -557,7 +565,8 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 	}
 	t->num_connectors = c->num_connectors;
 	atomkms_topo_writeback_clones(t);
-	return 0;
+	return c->limits ? atomkms_limits_from_params(c->limits, &t->limits,
+						      why) : 0;
 }
 
 /* The rules. Each returns NULL, or what is wrong. */

@@ -1091,6 +1091,53 @@ static void test_limits(void)
 		"limits: each CRTC's primary plane fits a hardware plane");
 }
 
+/*
+ * The limits the module parameters and configfs give (a preset, numbers
+ * replacing its own) reach the topology through from_params() and
+ * from_config(); a bad preset is refused there.
+ */
+static void test_limits_params(void)
+{
+	struct atomkms_limits_params lp = {
+		.preset = "laptop", .max_active_planes = ATOMKMS_LIMIT_NONE,
+		.num_plls = 1, .bandwidth_mbps = ATOMKMS_LIMIT_NONE,
+		.num_scalers = { 1 }, .num_num_scalers = 1,
+	};
+	struct atomkms_params p = defaults();
+	struct atomkms_config c = config(2, 1, true);
+	struct atomkms_topology t;
+	const char *why = "";
+
+	p.num_crtcs = 3;
+	p.limits = &lp;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	CHECK(t.limits.num_hw_planes == 11 && t.limits.num_plls == 1 &&
+	      t.limits.num_scalers[0] == 1 && t.limits.num_scalers[2] == 1 &&
+	      t.limits.bandwidth_mbps == 12000,
+	      "from_params: laptop, 1 PLL, 1 scaler a CRTC");
+	CHECK(!atomkms_topology_validate(&t, &why), "3 CRTCs, laptop: %s", why);
+	p.num_crtcs = 4;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why), "built: %s", why);
+	REFUSED("params: 4 CRTCs, laptop", atomkms_topology_validate(&t, &why),
+		"limits: each CRTC's primary plane fits a hardware plane");
+	lp.preset = "phone";
+	REFUSED("params: preset phone", atomkms_topology_from_params(&p, &t, &why),
+		"limits: the presets are none, soc, laptop and desktop");
+	lp.preset = NULL;
+	c.limits = &lp;
+	CHECK(!atomkms_topology_from_config(&c, &t, &why), "built: %s", why);
+	CHECK(t.limits.num_hw_planes == ATOMKMS_LIMIT_NONE &&
+	      t.limits.num_plls == 1 && t.limits.num_scalers[7] == 1 &&
+	      t.limits.max_active_planes == ATOMKMS_LIMIT_NONE,
+	      "from_config: no preset, the numbers given");
+	CHECK(!atomkms_topology_validate(&t, &why), "config: %s", why);
+	lp.preset = "soc";
+	lp.num_num_scalers = 9;
+	REFUSED("config: 9 CRTCs' scalers",
+		atomkms_topology_from_config(&c, &t, &why),
+		"limits: num_scalers: at most 8 CRTCs");
+}
+
 int main(void)
 {
 	test_every_combination();
@@ -1102,5 +1149,6 @@ int main(void)
 	test_connector_attrs();
 	test_plane_caps();
 	test_limits();
+	test_limits_params();
 	return check_done("test_topology");
 }
