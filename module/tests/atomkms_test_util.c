@@ -116,14 +116,63 @@ static int akt_param_refresh(struct atomkms_params *p, char *val)
 	return 0;
 }
 
+/*
+ * The parameters with their limits (module/atomkms_drv.c's limits=,
+ * max_active_planes, num_plls, bandwidth_mbps, num_scalers), which
+ * @p.limits points at once one is given.
+ */
+struct akt_params_limits {
+	struct atomkms_params p;
+	struct atomkms_limits_params limits;
+	char preset[16];
+};
+
+/* A limit's parameter, as atomkms.ko's; -ENOENT if @name is none. */
+static int akt_param_limit(struct akt_params_limits *pl, const char *name,
+			   char *val)
+{
+	struct atomkms_limits_params *l = &pl->limits;
+	char *n;
+	int ret;
+
+	if (!strcmp(name, "limits")) {
+		ret = strscpy(pl->preset, val, sizeof(pl->preset));
+		l->preset = pl->preset;
+	} else if (!strcmp(name, "max_active_planes")) {
+		ret = kstrtou32(val, 0, &l->max_active_planes);
+	} else if (!strcmp(name, "num_plls")) {
+		ret = kstrtou32(val, 0, &l->num_plls);
+	} else if (!strcmp(name, "bandwidth_mbps")) {
+		ret = kstrtou32(val, 0, &l->bandwidth_mbps);
+	} else if (!strcmp(name, "num_scalers")) {
+		l->num_num_scalers = 0;
+		ret = 0;
+		while (!ret && (n = strsep(&val, ","))) {
+			if (l->num_num_scalers == ARRAY_SIZE(l->num_scalers))
+				return -EINVAL;
+			ret = kstrtou32(n, 0,
+					&l->num_scalers[l->num_num_scalers++]);
+		}
+	} else {
+		return -ENOENT;
+	}
+	pl->p.limits = l;
+	return ret < 0 ? ret : 0;
+}
+
 static int akt_param_set(struct atomkms_params *p, const char *name,
 			 char *val)
 {
 	const struct akt_param *param;
 	void *field;
+	int ret;
 
 	if (!val)
 		return -EINVAL;
+	ret = akt_param_limit(container_of(p, struct akt_params_limits, p),
+			      name, val);
+	if (ret != -ENOENT)
+		return ret;
 	for (param = akt_param_names;
 	     param < akt_param_names + ARRAY_SIZE(akt_param_names); param++) {
 		if (strcmp(name, param->name))
@@ -155,12 +204,19 @@ static int akt_param_set(struct atomkms_params *p, const char *name,
  */
 struct atomkms_params *akt_params(struct kunit *test, const char *args)
 {
+	struct akt_params_limits *pl;
 	struct atomkms_params *p;
 	char *rest, *name, *val;
 
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
+	pl = kunit_kzalloc(test, sizeof(*pl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pl);
+	p = &pl->p;
 	akt_default_params(p);
+	pl->limits = (struct atomkms_limits_params){
+		.max_active_planes = ATOMKMS_LIMIT_NONE,
+		.num_plls = ATOMKMS_LIMIT_NONE,
+		.bandwidth_mbps = ATOMKMS_LIMIT_NONE,
+	};
 	if (!args)
 		return p;
 	rest = kunit_kstrdup(test, args, GFP_KERNEL);

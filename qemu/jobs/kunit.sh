@@ -14,7 +14,7 @@ out=${1:-}
 ko=/host/build/debug-kmod
 debugfs=/sys/kernel/debug/kunit
 # The suites atomkms_test.ko holds (module/tests/*.c).
-suites="atomkms-topology atomkms-timing atomkms-plane atomkms-crtc"
+suites="atomkms-topology atomkms-timing atomkms-plane atomkms-crtc atomkms-limits"
 
 passed=0 failed=0 results=
 [ -z "$out" ] || mkdir -p "$out"
