@@ -289,9 +289,10 @@ static ssize_t atomkms_cfs_device_enabled_store(struct config_item *item,
 CONFIGFS_ATTR(atomkms_cfs_device_, enabled);
 
 /*
- * A u32 attribute of an object: @min to @max, -EBUSY on an enabled device.
- * (A connector's attributes, some of which act on an enabled device, are
- * in atomkms_configfs_connector.c.)
+ * A u32 attribute of device @dev or of one of its objects (@name, the
+ * item's, in the log): @min to @max, -EBUSY on an enabled device. (A
+ * connector's attributes, some of which act on an enabled device, are in
+ * atomkms_configfs_connector.c.)
  */
 static ssize_t atomkms_cfs_store_u32(struct atomkms_cfs_device *dev,
 				     const char *name, const char *page,
