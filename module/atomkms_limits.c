@@ -12,6 +12,7 @@
  */
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -201,6 +202,17 @@ static void atomkms_limits_seq_scale(struct seq_file *m, const char *name,
 			   (u32)(((u64)(v & 0xffff) * 1000) >> 16), v);
 }
 
+/* The core's lists (a line an entry) on one line, space-separated. */
+static char *atomkms_limits_oneline(char *buf)
+{
+	char *c;
+
+	for (c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return strim(buf);
+}
+
 static void atomkms_limits_seq_pool(struct seq_file *m,
 				    const struct atomkms_limits *l)
 {
@@ -229,7 +241,7 @@ static void atomkms_limits_seq_pool(struct seq_file *m,
 				seq_printf(m, " %s", types[t]);
 		atomkms_topo_print_rotations(hw->rotations, buf, sizeof(buf));
 		seq_printf(m, ", %sscales, rotations %s", hw->scales ? "" : "no ",
-			   buf);
+			   atomkms_limits_oneline(buf));
 		if (hw->max_width != ATOMKMS_LIMIT_NONE ||
 		    hw->max_height != ATOMKMS_LIMIT_NONE) {
 			seq_puts(m, ", source at most ");
@@ -243,7 +255,7 @@ static void atomkms_limits_seq_pool(struct seq_file *m,
 				seq_printf(m, "x%u", hw->max_height);
 		}
 		atomkms_topo_print_formats(hw->formats, buf, sizeof(buf));
-		seq_printf(m, ", formats %s\n", buf);
+		seq_printf(m, ", formats %s\n", atomkms_limits_oneline(buf));
 	}
 }
 
