@@ -170,7 +170,7 @@ int atomkms_hdr_atomic_check(struct drm_connector *connector,
 		ret = hdmi_drm_infoframe_check(&frame);
 	if (ret) {
 		drm_dbg_atomic(connector->dev,
-			       "[CONNECTOR:%d:%s] HDR metadata make no infoframe: %d\n",
+			       "[CONNECTOR:%d:%s] HDR metadata make no valid infoframe: %d\n",
 			       connector->base.id, connector->name, ret);
 		return -EINVAL;
 	}
