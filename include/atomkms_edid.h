@@ -20,6 +20,23 @@
 /* Tiles across or down a tiled monitor: DisplayID 1.3's 6-bit fields. */
 #define ATOMKMS_EDID_MAX_TILES		64U
 
+/*
+ * An HDR monitor's HDR Static Metadata data block (CTA-861.3, 4.2): the
+ * EOTFs it takes, a bit each (bit n is the HDR infoframe's EOTF n:
+ * traditional gamma SDR, SMPTE ST 2084 and BT.2100 HLG; not traditional
+ * gamma HDR), static metadata descriptor type 1, and its luminances as
+ * code values: max 50 * 2^(CV/32) cd/m^2 (138: 993.6, "1000 nits"), max
+ * frame-average the same way (96: 400), min max * (CV/255)^2 / 100 (18:
+ * 0.0495, "0.05").
+ */
+#define ATOMKMS_EDID_HDR_EOTFS		(BIT(0) | BIT(2) | BIT(3))
+#define ATOMKMS_EDID_HDR_TYPE1		BIT(0)
+#define ATOMKMS_EDID_HDR_MAX_CV		138
+#define ATOMKMS_EDID_HDR_MAX_FALL_CV	96
+#define ATOMKMS_EDID_HDR_MIN_CV		18
+/* Its Colorimetry data block: BT.2020 YCC (bit 6) and RGB (bit 7). */
+#define ATOMKMS_EDID_COLORIMETRY	(BIT(6) | BIT(7))
+
 /* Longest monitor name a Display Product Name descriptor holds. */
 #define ATOMKMS_EDID_NAME_LEN		13U
 /* The name written for a NULL or empty &atomkms_edid_desc.name. */
@@ -69,6 +86,12 @@ struct atomkms_edid_tile {
  * @bpc: bits per colour channel the monitor takes (the base block's video
  *       input colour depth, which DRM reads into &drm_display_info.bpc):
  *       6, 8, 10, 12, 14 or 16; 0 for 8
+ * @hdr: an HDR monitor: the CTA-861 extension also carries a Colorimetry
+ *       data block (BT.2020 RGB and YCC) and an HDR Static Metadata data
+ *       block (CTA-861.3), from which DRM fills
+ *       &drm_connector.hdr_sink_metadata: the EOTFs
+ *       %ATOMKMS_EDID_HDR_EOTFS, static metadata type 1 and the
+ *       luminances %ATOMKMS_EDID_HDR_MAX_CV, _MAX_FALL_CV and _MIN_CV
  */
 struct atomkms_edid_desc {
 	const char *name;
@@ -81,6 +104,7 @@ struct atomkms_edid_desc {
 	bool vrr;
 	const struct atomkms_edid_tile *tile;
 	u8 bpc;
+	bool hdr;
 };
 
 int atomkms_edid_build(const struct atomkms_edid_desc *desc, u8 *buf,

@@ -195,6 +195,9 @@ struct atomkms_topo_encoder {
  * @tile_v_loc: its row; the tile's size is the preferred mode's
  * @bpc: the monitor's bits per colour channel, which its generated EDID
  *       declares (%ATOMKMS_TOPO_BPC_MIN to _MAX, even)
+ * @hdr: the monitor does HDR: its generated EDID has an HDR static
+ *       metadata block, and the connector the HDR_OUTPUT_METADATA and
+ *       Colorspace properties (atomkms_hdr.c)
  */
 struct atomkms_topo_connector {
 	u8 encoder;
@@ -205,6 +208,7 @@ struct atomkms_topo_connector {
 	u8 hdcp;
 	u16 hdcp_delay_ms;
 	u8 bpc;
+	bool hdr;
 	u16 pref_width, pref_height, refresh;
 	u16 max_width, max_height;
 	u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
@@ -251,6 +255,7 @@ struct atomkms_topology {
  * @hdcp_delay_ms: how long their authentication takes (0: the default)
  * @bpc: the connectors' monitors' bits per colour channel (0: the default,
  *       %ATOMKMS_TOPO_BPC_DEFAULT)
+ * @hdr_mask: which connectors' monitors do HDR, a bit each
  * @crossbar: any CRTC may drive any Virtual connector, several at once,
  *            but the last connector, which cannot be cloned
  * @refresh: the preferred refresh rate of the connector on each CRTC
@@ -287,6 +292,7 @@ struct atomkms_params {
 	u32 hdcp_mask;
 	u32 hdcp_delay_ms;
 	u32 bpc;
+	u32 hdr_mask;
 	bool crossbar;
 	u32 refresh[ATOMKMS_TOPO_MAX_CRTCS];
 	u32 num_refresh;
@@ -353,7 +359,7 @@ struct atomkms_config_plane_caps {
  *              the EDID written for it, @edid_len bytes at @edid (0: none),
  *              which the device uses if @edid_enabled; its monitor's
  *              @hdcp and @hdcp_delay_ms (0: the default), @bpc (0:
- *              %ATOMKMS_TOPO_BPC_DEFAULT); its tile of a
+ *              %ATOMKMS_TOPO_BPC_DEFAULT), @hdr; its tile of a
  *              tiled monitor, as &atomkms_topo_connector's (@tile_group
  *              0: none; @tiles_h or @tiles_v 0: 1)
  * @limits: the device's limits, as &atomkms_params' (NULL: none)
@@ -382,6 +388,7 @@ struct atomkms_config {
 		u8 hdcp;
 		u16 hdcp_delay_ms;
 		u8 bpc;
+		bool hdr;
 		u16 pref_width, pref_height, pref_refresh;
 		u8 tile_group, tiles_h, tiles_v, tile_h_loc, tile_v_loc;
 		const u8 *edid;

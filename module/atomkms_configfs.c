@@ -17,7 +17,7 @@
  *   DEVICE/connectors/N/status, DEVICE/connectors/N/possible_encoders/
  *   DEVICE/connectors/N/{type,edid,edid_enabled,preferred_mode,
  *                        non_desktop,vrr,link_status,hdcp,hdcp_delay_ms,bpc,
- *                        tile_group,tiles_across,tiles_down,tile_h_loc,
+ *                        hdr,tile_group,tiles_across,tiles_down,tile_h_loc,
  *                        tile_v_loc}
  *                        (ours: atomkms_configfs_connector.c)
  *

@@ -25,6 +25,7 @@ struct platform_device;
  * @hdcp: the monitor's HDCP, %ATOMKMS_TOPO_HDCP_NONE, _1_4 or _2_2
  * @hdcp_delay_ms: how long its authentication takes, 0 for the default
  * @bpc: the monitor's bits per colour channel, 0 for the default (10)
+ * @hdr: the monitor does HDR (atomkms_hdr.c)
  * @pref_width: preferred mode width, 0 for the default (1920x1080)
  * @pref_height: its height
  * @pref_refresh: its refresh, 0 for its CRTC's
@@ -42,6 +43,7 @@ struct atomkms_cfs_connector {
 	u8 hdcp;
 	u16 hdcp_delay_ms;
 	u8 bpc;
+	bool hdr;
 	u16 pref_width, pref_height, pref_refresh;
 	u8 *edid;
 	u32 edid_len;

@@ -20,6 +20,9 @@
  *                   its place in it; the tile's size is preferred_mode
  *   bpc             the monitor's bits per colour channel, which its
  *                   generated EDID declares: 8 to 16, even (default 10)
+ *   hdr             1: an HDR monitor (HDR_OUTPUT_METADATA, Colorspace, an
+ *                   HDR static metadata block in the generated EDID:
+ *                   atomkms_hdr.c); 0 (default): none
  *
  * "live" attributes may change while the device is enabled; the others
  * answer -EBUSY then. A live status, EDID and HDCP delay stay with the
@@ -584,8 +587,22 @@ static ssize_t atomkms_cfs_connector_bpc_store(struct config_item *item,
 	return ret ? ret : count;
 }
 
+static ssize_t atomkms_cfs_connector_hdr_show(struct config_item *item,
+					      char *page)
+{
+	return atomkms_cfs_show_bool(item, page, &to_cfs_object(item)->conn.hdr);
+}
+
+static ssize_t atomkms_cfs_connector_hdr_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	return atomkms_cfs_store_bool(item, page, count, "hdr",
+				      &to_cfs_object(item)->conn.hdr, false);
+}
+
 CONFIGFS_ATTR(atomkms_cfs_connector_, hdcp_delay_ms);
 CONFIGFS_ATTR(atomkms_cfs_connector_, bpc);
+CONFIGFS_ATTR(atomkms_cfs_connector_, hdr);
 
 struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_status,
@@ -604,6 +621,7 @@ struct configfs_attribute *atomkms_cfs_connector_attrs[] = {
 	&atomkms_cfs_connector_attr_tile_h_loc,
 	&atomkms_cfs_connector_attr_tile_v_loc,
 	&atomkms_cfs_connector_attr_bpc,
+	&atomkms_cfs_connector_attr_hdr,
 	NULL,
 };
 
@@ -622,6 +640,7 @@ void atomkms_cfs_connector_config(struct atomkms_cfs_object *obj,
 	c->connectors[i].hdcp = obj->conn.hdcp;
 	c->connectors[i].hdcp_delay_ms = obj->conn.hdcp_delay_ms;
 	c->connectors[i].bpc = obj->conn.bpc;
+	c->connectors[i].hdr = obj->conn.hdr;
 	c->connectors[i].edid_enabled = obj->conn.edid_enabled;
 	c->connectors[i].pref_width = obj->conn.pref_width;
 	c->connectors[i].pref_height = obj->conn.pref_height;

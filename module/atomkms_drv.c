@@ -116,6 +116,11 @@ module_param(hdcp_delay_ms, uint, 0444);
 MODULE_PARM_DESC(hdcp_delay_ms,
 		 "How long their HDCP authentication takes, in ms, at most 10000 (default 100)");
 
+static unsigned int hdr_mask;
+module_param(hdr_mask, uint, 0444);
+MODULE_PARM_DESC(hdr_mask,
+		 "Which connectors' monitors do HDR (HDR_OUTPUT_METADATA, Colorspace, an HDR static metadata block in their EDIDs), a bit each (default none)");
+
 static unsigned int tiles_across;
 module_param(tiles_across, uint, 0444);
 MODULE_PARM_DESC(tiles_across,
@@ -506,6 +511,7 @@ static int __init atomkms_init(void)
 		.hdcp_mask = hdcp_mask,
 		.hdcp_delay_ms = hdcp_delay_ms,
 		.bpc = bpc,
+		.hdr_mask = hdr_mask,
 		.crossbar = crossbar,
 		.num_refresh = num_refresh,
 		.max_scale_factor = max_scale_factor,

@@ -30,6 +30,7 @@
 
 #include "atomkms_compose.h"
 #include "atomkms_hdcp.h"
+#include "atomkms_hdr.h"
 #include "atomkms_scanout.h"
 #include "atomkms_timing.h"
 #include "atomkms_topology.h"
@@ -177,6 +178,7 @@ struct atomkms_crtc {
  * @vrr: its vrr_capable property's value, set at each probe (under the
  *       mode_config mutex), read by the CRTCs' atomic_check
  * @hdcp: its content protection (atomkms_hdcp.c)
+ * @hdr: its monitor does HDR (atomkms_hdr.c), fixed for the device's life
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
@@ -185,6 +187,7 @@ struct atomkms_output {
 	const struct drm_edid *edid;
 	bool vrr;
 	struct atomkms_hdcp hdcp;
+	bool hdr;
 };
 
 /**

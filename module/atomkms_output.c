@@ -24,8 +24,12 @@
 static void atomkms_connector_debugfs_init(struct drm_connector *connector,
 					   struct dentry *root)
 {
-	atomkms_hdcp_debugfs_init(&container_of(connector, struct atomkms_output,
-						connector)->hdcp, root);
+	struct atomkms_output *out =
+		container_of(connector, struct atomkms_output, connector);
+
+	atomkms_hdcp_debugfs_init(&out->hdcp, root);
+	if (out->hdr)
+		atomkms_hdr_debugfs_init(connector, root);
 }
 
 /* The deepest output: "max bpc" runs from 8 to this. */
@@ -228,6 +232,8 @@ static bool atomkms_connector_update_edid(struct drm_connector *connector,
 		.tile = c->tile_group ? &tile : NULL,
 		/* The monitor's depth (bpc), into &drm_display_info.bpc. */
 		.bpc = c->bpc,
+		/* HDR: the blocks that fill &drm_connector.hdr_sink_metadata. */
+		.hdr = c->hdr,
 	};
 	char name[ATOMKMS_EDID_NAME_LEN + 1];
 	struct drm_display_mode *slow;
@@ -307,9 +313,16 @@ void atomkms_output_set_hdcp_delay(struct atomkms_device *akdev,
 static int atomkms_connector_atomic_check(struct drm_connector *connector,
 					  struct drm_atomic_state *state)
 {
-	return atomkms_hdcp_atomic_check(&container_of(connector,
-						       struct atomkms_output,
-						       connector)->hdcp, state);
+	struct atomkms_output *out =
+		container_of(connector, struct atomkms_output, connector);
+	int ret;
+
+	if (out->hdr) {
+		ret = atomkms_hdr_atomic_check(connector, state);
+		if (ret)
+			return ret;
+	}
+	return atomkms_hdcp_atomic_check(&out->hdcp, state);
 }
 
 static int atomkms_connector_get_modes(struct drm_connector *connector)
@@ -583,18 +596,15 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 		drm_connector_attach_edid_property(&out->connector);
 
 	/*
-	 * HDMI and DisplayPort sinks take HDR metadata: the caps are the
-	 * EDID's (&drm_connector.hdr_sink_metadata), the property lets a
-	 * compositor send its infoframe's contents.
+	 * HDR metadata (HDR_OUTPUT_METADATA): on HDMI and DisplayPort
+	 * connectors, the caps being the EDID's
+	 * (&drm_connector.hdr_sink_metadata); and with Colorspace on any
+	 * connector whose monitor does HDR (hdr_mask, configfs hdr).
 	 */
-	if (c->type == DRM_MODE_CONNECTOR_HDMIA ||
-	    c->type == DRM_MODE_CONNECTOR_HDMIB ||
-	    c->type == DRM_MODE_CONNECTOR_DisplayPort ||
-	    c->type == ATOMKMS_TOPO_CONN_EDP) {
-		ret = drm_connector_attach_hdr_output_metadata_property(&out->connector);
-		if (ret)
-			return ret;
-	}
+	out->hdr = c->hdr;
+	ret = atomkms_hdr_init(&out->connector, c->hdr);
+	if (ret)
+		return ret;
 
 	/*
 	 * Adaptive sync, if the topology says so (vrr_mask): the CRTC then

@@ -70,6 +70,8 @@
 #define ATOMKMS_EDID_CTA_VCDB		0x00
 #define ATOMKMS_EDID_CTA_VCDB_QS	0x40	/* RGB range selectable */
 #define ATOMKMS_EDID_CTA_VCDB_SCAN	0x0f	/* IT, CE: over- or underscan */
+#define ATOMKMS_EDID_CTA_COLORIMETRY	0x05	/* extended tags */
+#define ATOMKMS_EDID_CTA_HDR_STATIC	0x06
 
 /**
  * struct atomkms_edid_fixed - a mode from a standard list (DMT or CTA-861)
@@ -361,6 +363,35 @@ static bool atomkms_edid_range(const struct atomkms_edid_desc *desc,
 }
 
 /**
+ * atomkms_edid_hdr - write an HDR monitor's CTA-861 data blocks
+ * @db: where they go, in the CTA-861 extension's data block collection
+ *
+ * A Colorimetry data block (CTA-861-G 7.5.5: BT.2020 RGB and YCC, no
+ * gamut metadata profiles), so that the Colorspace property's BT2020
+ * values are ones the sink takes, and an HDR Static Metadata data block
+ * (CTA-861.3 4.2) with all three optional luminance bytes: see
+ * %ATOMKMS_EDID_HDR_EOTFS.
+ *
+ * Return: the byte after them.
+ */
+static u8 *atomkms_edid_hdr(u8 *db)
+{
+	db[0] = ATOMKMS_EDID_CTA_EXT_DB | 3;
+	db[1] = ATOMKMS_EDID_CTA_COLORIMETRY;
+	db[2] = (u8)ATOMKMS_EDID_COLORIMETRY;
+	db[3] = 0;
+	db += 4;
+	db[0] = ATOMKMS_EDID_CTA_EXT_DB | 6;
+	db[1] = ATOMKMS_EDID_CTA_HDR_STATIC;
+	db[2] = (u8)ATOMKMS_EDID_HDR_EOTFS;
+	db[3] = (u8)ATOMKMS_EDID_HDR_TYPE1;
+	db[4] = ATOMKMS_EDID_HDR_MAX_CV;
+	db[5] = ATOMKMS_EDID_HDR_MAX_FALL_CV;
+	db[6] = ATOMKMS_EDID_HDR_MIN_CV;
+	return db + 7;
+}
+
+/**
  * atomkms_edid_cta - write the CTA-861 extension
  * @desc: the monitor
  * @ext: the extension block
@@ -370,7 +401,8 @@ static bool atomkms_edid_range(const struct atomkms_edid_desc *desc,
  * Capability Data Block declaring selectable RGB quantization range, which
  * CTA-861 requires, and both over- and underscan. Byte 3 declares RGB only
  * (no YCbCr, no basic audio, no underscan by default) and one native DTD,
- * the base block's first.
+ * the base block's first. An HDR monitor's (@desc->hdr) adds a Colorimetry
+ * data block and an HDR Static Metadata data block (atomkms_edid_hdr()).
  */
 static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
 			     struct atomkms_edid_hrange *h)
@@ -409,6 +441,8 @@ static void atomkms_edid_cta(const struct atomkms_edid_desc *desc, u8 *ext,
 	db[1] = ATOMKMS_EDID_CTA_VCDB;
 	db[2] = ATOMKMS_EDID_CTA_VCDB_QS | ATOMKMS_EDID_CTA_VCDB_SCAN;
 	db += 3;
+	if (desc->hdr)
+		db = atomkms_edid_hdr(db);
 	/* No DTDs follow the data blocks. */
 	ext[2] = db - ext;
 }

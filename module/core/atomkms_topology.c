@@ -278,6 +278,7 @@ int atomkms_topology_from_params(const struct atomkms_params *p,
 						 p->hdcp_delay_ms :
 						 ATOMKMS_TOPO_HDCP_DELAY_MS);
 			c->bpc = (u8)(p->bpc ? p->bpc : ATOMKMS_TOPO_BPC_DEFAULT);
+			c->hdr = !!(p->hdr_mask & BIT(i));
 			c->pref_width = (u16)p->pref_width;
 			c->pref_height = (u16)p->pref_height;
 			c->refresh = (u16)atomkms_params_refresh(p, i);
@@ -546,6 +547,7 @@ int atomkms_topology_from_config(const struct atomkms_config *c,
 					 ATOMKMS_TOPO_HDCP_DELAY_MS,
 			.bpc = c->connectors[i].bpc ? c->connectors[i].bpc :
 			       ATOMKMS_TOPO_BPC_DEFAULT,
+			.hdr = c->connectors[i].hdr,
 			.pref_width = w ? w : 1920, .pref_height = h ? h : 1080,
 			.max_width = w > 4096 ? w : 4096,
 			.max_height = h > 2160 ? h : 2160,

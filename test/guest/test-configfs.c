@@ -1254,7 +1254,7 @@ static void test_random(unsigned int seed, unsigned int ops)
 		"connectors/%u/hdcp", "connectors/%u/hdcp_delay_ms",
 		"connectors/%u/tile_group", "connectors/%u/tiles_across",
 		"connectors/%u/tiles_down", "connectors/%u/tile_h_loc",
-		"connectors/%u/tile_v_loc", "connectors/%u/bpc" };
+		"connectors/%u/tile_v_loc", "connectors/%u/bpc", "connectors/%u/hdr" };
 	static const char *const values[] = { "0", "1", "2", "3", "60", "1000", "x", "-1",
 		"HDMI-A", "eDP", "DSI", "VGA", "bad", "good", "1280x720@60", "2560x1440",
 		"640x480@1000", "-*", "+*", "+XR24", "-AR24", "+NV12", "rotate-0",

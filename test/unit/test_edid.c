@@ -208,6 +208,37 @@ static void cta_vics(const u8 *ext, u8 *vics)
 }
 
 /*
+ * The payload of the extension's extended-tag data block @ext_tag (its
+ * length in *@len), or NULL; walks the collection as DRM does.
+ */
+static const u8 *cta_ext_db(const u8 *ext, int ext_tag, int *len)
+{
+	int d = ext[2], i = 4;
+
+	while (i < d) {
+		int tag = ext[i] >> 5, n = ext[i] & 0x1f;
+
+		if (tag == 7 && n >= 1 && ext[i + 1] == ext_tag) {
+			*len = n - 1;
+			return ext + i + 2;
+		}
+		i += 1 + n;
+	}
+	return NULL;
+}
+
+/* 50 * 2^(cv / 32) cd/m^2 (CTA-861.3), without libm. */
+static double cta_luminance(int cv)
+{
+	double l = 50;
+	int i;
+
+	for (i = 0; i < cv; i++)
+		l *= 1.0218971486541166;	/* 2^(1/32) */
+	return l;
+}
+
+/*
  * Run edid-decode --check on an EDID. Passes only if it runs, exits 0 and
  * reports no failures; prints its output otherwise.
  */
@@ -307,7 +338,7 @@ static int build(const struct atomkms_edid_desc *desc, u8 *edid)
 	struct atomkms_timing m;
 	unsigned int w, h, flags;
 	char name[14], want_name[14], vendor[4];
-	int len;
+	int len, db_len;
 
 	/* The name as written: default, at most 13 chars, printable. */
 	snprintf(want_name, sizeof(want_name), "%s",
@@ -366,6 +397,10 @@ static int build(const struct atomkms_edid_desc *desc, u8 *edid)
 	CHECK(!memcmp(edid + 0x48, "\0\0\0\xfd", 4), "%s: range tag",
 	      desc->name);
 	CHECK(edid[0x48 + 10] == 0x01, "%s: range limits only", desc->name);
+	CHECK(!cta_ext_db(edid + 128, 6, &db_len) == !desc->hdr &&
+	      !cta_ext_db(edid + 128, 5, &db_len) == !desc->hdr,
+	      "%s: HDR static metadata and colorimetry blocks %s", desc->name,
+	      desc->hdr ? "present" : "absent");
 
 	check_edid_decode(want_name, edid, len);
 	return len;
@@ -696,6 +731,69 @@ static void test_tile(void)
 	      "tile: 65 tiles across refused");
 }
 
+/*
+ * An HDR monitor: a Colorimetry data block (BT.2020 YCC and RGB) and an
+ * HDR Static Metadata data block, decoded here by CTA-861.3's formulas:
+ * SDR, ST 2084 and HLG, type 1, about 1000, 400 and 0.05 cd/m^2. The
+ * same monitor without HDR has the same EDID up to those blocks.
+ */
+static void test_hdr(void)
+{
+	struct atomkms_edid_desc d = d1440;
+	const u8 *hdr, *cm, *ext;
+	u8 edid[256], sdr[256];
+	double max, fall, min;
+	int len, cm_len;
+
+	d.name = "atomkms-hdr";
+	d.hdr = true;
+	if (build(&d, edid) != 256)
+		return;
+	ext = edid + 128;
+	hdr = cta_ext_db(ext, 6, &len);
+	cm = cta_ext_db(ext, 5, &cm_len);
+	if (!hdr || !cm)
+		return;
+	CHECK(len == 5, "hdr: 5 bytes of static metadata, %d", len);
+	/* EOTF bits: 0 SDR, 1 traditional HDR, 2 ST 2084, 3 HLG. */
+	CHECK(hdr[0] == 0x0d, "hdr: EOTFs SDR, ST2084, HLG: %02x", hdr[0]);
+	CHECK(hdr[1] == 0x01, "hdr: static metadata type 1: %02x", hdr[1]);
+	max = cta_luminance(hdr[2]);
+	fall = cta_luminance(hdr[3]);
+	min = max * (hdr[4] / 255.0) * (hdr[4] / 255.0) / 100;
+	CHECK(max > 980 && max < 1020, "hdr: max %.1f cd/m^2 (CV %u)", max,
+	      hdr[2]);
+	CHECK(fall > 399.9 && fall < 400.1, "hdr: max frame-average %.1f (CV %u)",
+	      fall, hdr[3]);
+	CHECK(min > 0.045 && min < 0.055, "hdr: min %.4f (CV %u)", min, hdr[4]);
+	CHECK(cm_len == 2 && cm[0] == 0xc0 && cm[1] == 0,
+	      "hdr: colorimetry BT2020RGB and BT2020YCC: %d %02x %02x", cm_len,
+	      cm[0], cm[1]);
+	/* Their 11 bytes come after the others: the SDR EDID is a prefix. */
+	d.hdr = false;
+	CHECK(atomkms_edid_build(&d, sdr, sizeof(sdr)) == 256 &&
+	      !memcmp(edid, sdr, 127) && sdr[128 + 2] + 11 == ext[2] &&
+	      !memcmp(edid + 128, sdr + 128, 2) &&
+	      !memcmp(edid + 131, sdr + 131, sdr[130] - 3),
+	      "hdr: the SDR monitor's EDID, plus 11 bytes of data blocks");
+
+	/* A tile of an HDR monitor has them too, before the DisplayID block. */
+	{
+		struct atomkms_edid_tile tile = { .group = 1, .tiles_h = 2,
+						  .tiles_v = 1 };
+		u8 tiled[ATOMKMS_EDID_MAX_SIZE];
+
+		d = d1080;
+		d.hdr = true;
+		d.tile = &tile;
+		len = atomkms_edid_build(&d, tiled, sizeof(tiled));
+		CHECK(len == 384 && cta_ext_db(tiled + 128, 6, &cm_len) &&
+		      block_sum(tiled + 128) == 0, "hdr tile: %d bytes", len);
+		if (len == 384)
+			check_edid_decode("hdr tile", tiled, len);
+	}
+}
+
 int main(void)
 {
 	test_vendor();
@@ -708,5 +806,6 @@ int main(void)
 	test_high_refresh();
 	test_odd();
 	test_errors();
+	test_hdr();
 	return check_done("test_edid");
 }

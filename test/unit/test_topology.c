@@ -236,6 +236,13 @@ static void test_values(void)
 	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
 	      t.connectors[0].bpc == 8 && t.connectors[3].bpc == 8,
 	      "bpc sets every monitor's depth");
+	CHECK(!t.connectors[0].hdr && !t.connectors[3].hdr,
+	      "no HDR monitor by default");
+	p.hdr_mask = 0x9;
+	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
+	      t.connectors[0].hdr && !t.connectors[1].hdr &&
+	      !t.connectors[2].hdr && t.connectors[3].hdr,
+	      "hdr_mask picks the HDR monitors");
 }
 
 #define REFUSED(what, expr, rule) do {					\
@@ -739,8 +746,11 @@ static void test_connector_attrs(void)
 	c.connectors[1].hdcp = ATOMKMS_TOPO_HDCP_1_4;
 	c.connectors[1].hdcp_delay_ms = 7;
 	c.connectors[1].bpc = 12;
+	c.connectors[1].hdr = true;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
 	      !atomkms_topology_validate(&t, &why), "eDP 2880x1800@120: %s", why);
+	CHECK(!t.connectors[0].hdr && t.connectors[1].hdr,
+	      "configfs hdr reaches the topology, off by default");
 	CHECK(t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
 	      t.connectors[0].hdcp_delay_ms == ATOMKMS_TOPO_HDCP_DELAY_MS &&
 	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_1_4 &&
