@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "drmutil.h"
@@ -44,6 +45,14 @@
  * (75 Hz behind 60 Hz) to 50% of its flips, so 10% tells the two apart.
  * The driver's own timing is held to 0.5% by MAX_REFRESH_ERROR, from
  * timestamps and from arrival times.
+ *
+ * Under the debug kernel (KASAN, lockdep: several times slower), the
+ * client misses frames of a 120 Hz CRTC beside two others by design,
+ * a flip sent up to two frames after its vblank: there, as in
+ * test/igt/debug.list, no client deadline is judged. A skip counts
+ * only when its flip had returned within the first half of the frame it
+ * aimed at (the driver's skip: a pipe waiting for a slower neighbour
+ * skips so, in time), and the flip rate is printed, not judged.
  */
 #define MAX_SKIP_PERCENT	10
 #define MAX_FLIPRATE_ERROR	0.10
@@ -78,6 +87,8 @@ struct pipe_ctx {
 	double sub_last, sub_end;	/* last flip ioctl start, return */
 	double jump_end_min;		/* earliest return before a skip */
 	double jump_sub_max;		/* same, before a flip that jumped */
+	/* Skips after a flip returned in the first half of the frame. */
+	unsigned int early_jumps, early_jumps_after;
 	unsigned int nwake, nioctl;
 	bool pending, running, stopping, disabled;
 };
@@ -125,6 +136,13 @@ static void flip_handler(int fd, unsigned int seq, unsigned int tv_sec,
 		    (!c->jump_end_min ||
 		     c->sub_end - c->last_ts < c->jump_end_min))
 			c->jump_end_min = c->sub_end - c->last_ts;
+		if (c->all.st.events &&
+		    (int32_t)(seq - c->all.st.seq_last) > 1 &&
+		    c->sub_end - c->last_ts < 0.5 / mode_refresh(&c->p.mode)) {
+			c->early_jumps++;
+			if (c->track_after && c->after.st.events)
+				c->early_jumps_after++;
+		}
 		if (wake > c->wake_max)
 			c->wake_max = wake;
 		c->wake_sum += wake;
@@ -188,6 +206,14 @@ static int disable_pipe(int fd, const struct pipe_ctx *c)
 static double rel_err(double measured, double nominal)
 {
 	return nominal > 0 ? measured / nominal - 1.0 : 1.0;
+}
+
+/* The debug kernel (qemu/build-debug-kernel.sh names its release so). */
+static bool debug_kernel(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.release, "atomkms-debug");
 }
 
 static bool within(double err, double max)
@@ -390,6 +416,7 @@ static void check_pipe(struct pipe_ctx *c, const struct pipe_ctx *victim)
 	double rate = flip_rate(&c->all);
 	double span = c->all.recv_last - c->all.recv_first;
 	unsigned int crtc = c->p.crtc;
+	bool debug = debug_kernel();
 
 	printf("# crtc %u: nominal %.4f Hz, measured %.4f Hz (ts), %.4f Hz (arrival)\n",
 	       crtc, nominal, ts, arr);
@@ -417,10 +444,13 @@ static void check_pipe(struct pipe_ctx *c, const struct pipe_ctx *victim)
 	check(!c->wrong_crtc, sf("crtc %u: events name their crtc", crtc),
 	      sf("%u events name another crtc", c->wrong_crtc));
 	check(st->events >= 2 && !st->backwards &&
-	      st->jumps * 100 <= MAX_SKIP_PERCENT * st->events,
-	      sf("crtc %u: event sequence increases by 1 per flip", crtc),
+	      (debug ? c->early_jumps : st->jumps) * 100 <=
+			MAX_SKIP_PERCENT * st->events,
+	      sf("crtc %u: event sequence increases by 1 per flip%s", crtc,
+		 debug ? " (debug kernel: skips after a flip in time)" : ""),
 	      st->backwards ? sf("went backwards %u times", st->backwards) :
-	      sf("%u of %u events skipped vblanks", st->jumps, st->events));
+	      sf("%u of %u events skipped vblanks, %u after a flip in time",
+		 st->jumps, st->events, c->early_jumps));
 	check(st->events >= 2 && !st->ts_bad,
 	      sf("crtc %u: event timestamps strictly increase", crtc),
 	      sf("%u non-increasing timestamps in %u events", st->ts_bad,
@@ -435,11 +465,15 @@ static void check_pipe(struct pipe_ctx *c, const struct pipe_ctx *victim)
 		 crtc),
 	      sf("%.4f Hz vs %.4f Hz (%+.3f%%)", arr, nominal,
 		 rel_err(arr, nominal) * 100));
-	check(within(rel_err(rate, nominal), MAX_FLIPRATE_ERROR),
-	      sf("crtc %u: flips per second within 10%% of its own refresh",
-		 crtc),
-	      sf("%.4f flips/s vs %.4f Hz (%+.3f%%)", rate, nominal,
-		 rel_err(rate, nominal) * 100));
+	if (debug)
+		printf("# crtc %u: %.4f flips/s vs %.4f Hz (%+.3f%%): the debug guest's speed, not judged\n",
+		       crtc, rate, nominal, rel_err(rate, nominal) * 100);
+	else
+		check(within(rel_err(rate, nominal), MAX_FLIPRATE_ERROR),
+		      sf("crtc %u: flips per second within 10%% of its own refresh",
+			 crtc),
+		      sf("%.4f flips/s vs %.4f Hz (%+.3f%%)", rate, nominal,
+			 rel_err(rate, nominal) * 100));
 
 	if (victim && c != victim) {
 		const struct flip_stats *as = &c->after.st;
@@ -451,9 +485,11 @@ static void check_pipe(struct pipe_ctx *c, const struct pipe_ctx *victim)
 		       c->after.recv_last - c->after.recv_first, ats, arate,
 		       as->jumps);
 		check(as->events >= 2 &&
-		      as->jumps * 100 <= MAX_SKIP_PERCENT * as->events &&
+		      (debug ? c->early_jumps_after : as->jumps) * 100 <=
+				MAX_SKIP_PERCENT * as->events &&
 		      within(rel_err(ats, nominal), MAX_REFRESH_ERROR) &&
-		      within(rel_err(arate, nominal), MAX_FLIPRATE_ERROR),
+		      (debug || within(rel_err(arate, nominal),
+				       MAX_FLIPRATE_ERROR)),
 		      sf("crtc %u keeps flipping at its rate after crtc %u is disabled",
 			 crtc, victim->p.crtc),
 		      sf("%u events, %u jumps, %.4f Hz (ts), %.4f flips/s vs %.4f Hz",
