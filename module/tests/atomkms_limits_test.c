@@ -67,14 +67,30 @@ static void limits_scene(struct kunit *test)
 	akt_check_scene(test, test->param_value);
 }
 
-/* A profile limits something, or nothing: the check is on or off. */
+/*
+ * A profile limits something, or nothing: the check is on or off. One
+ * device a case: a KUnit test has one mock device.
+ */
+struct limits_on_case {
+	const char *desc, *params;
+	bool on;
+};
+
+static const struct limits_on_case limits_on_cases[] = {
+	{ "no parameter: off", NULL, false },
+	{ "limits=none: off", "limits=none", false },
+	{ "num_plls=8: on", "num_plls=8", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(limits_on, limits_on_cases, desc);
+
 static void limits_on_only_with_a_limit(struct kunit *test)
 {
-	KUNIT_EXPECT_FALSE(test, akt_device(test, akt_params(test, NULL))->limits_on);
-	KUNIT_EXPECT_FALSE(test,
-			   akt_device(test, akt_params(test, "limits=none"))->limits_on);
-	KUNIT_EXPECT_TRUE(test,
-			  akt_device(test, akt_params(test, "num_plls=8"))->limits_on);
+	const struct limits_on_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test,
+			akt_device(test, akt_params(test, c->params))->limits_on,
+			c->on);
 }
 
 /*
@@ -99,16 +115,22 @@ static void limits_laptop_caps(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, drm_plane_has_format(akt_plane(test, 7),
 						     DRM_FORMAT_YUYV,
 						     DRM_FORMAT_MOD_LINEAR));
+}
 
-	akdev = akt_device(test, akt_params(test, NULL));
+/* Without a profile, the cursor cap is atomkms's own. */
+static void limits_default_cursor(struct kunit *test)
+{
+	struct atomkms_device *akdev = akt_device(test, akt_params(test, NULL));
+
 	KUNIT_EXPECT_EQ(test, akdev->drm.mode_config.cursor_width,
 			ATOMKMS_MAX_CURSOR);
 }
 
 static struct kunit_case limits_test_cases[] = {
 	KUNIT_CASE_PARAM(limits_scene, limits_gen_params),
-	KUNIT_CASE(limits_on_only_with_a_limit),
+	KUNIT_CASE_PARAM(limits_on_only_with_a_limit, limits_on_gen_params),
 	KUNIT_CASE(limits_laptop_caps),
+	KUNIT_CASE(limits_default_cursor),
 	{}
 };
 

@@ -160,6 +160,9 @@ if grep -q '^atomkms ' /proc/modules && ! rmmod atomkms; then
 	echo "lifecycle-weston: 0 passed, 1 failed"
 	exit 1
 fi
+# What atomkms needs (drm_display_helper, ...), as qemu/run-guest.sh loads.
+deps=$(modinfo -F depends "$ko" | tr ',' ' ')
+[ -z "$deps" ] || modprobe -a $deps
 insmod "$ko" $params || { echo "not ok - insmod $ko $params"; echo "lifecycle-weston: 0 passed, 1 failed"; exit 1; }
 step "atomkms loaded"
 t0=$(now)
