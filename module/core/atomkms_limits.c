@@ -415,6 +415,12 @@ static void atomkms_why_used(struct atomkms_why *w, int n)
 				      atomkms_why_room(w_), __VA_ARGS__)); \
 })
 
+/* The plural ending of a count's noun: "1 plane", "2 planes". */
+static const char *atomkms_s(u64 n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static const char *atomkms_limits_type_name(u32 type)
 {
 	static const char * const names[] = {
@@ -678,28 +684,34 @@ static bool atomkms_limits_counts_ok(const struct atomkms_limits *l,
 	}
 	if (s->num_planes > l->max_active_planes) {
 		atomkms_why_add(w,
-				"max_active_planes: %u planes visible, limit %u",
-				s->num_planes, l->max_active_planes);
+				"max_active_planes: %u plane%s visible, limit %u",
+				s->num_planes, atomkms_s(s->num_planes),
+				l->max_active_planes);
 		return false;
 	}
 	for (i = 0; i < s->num_crtcs; i++) {
 		if (planes[i] > l->max_crtc_planes) {
 			atomkms_why_add(w,
-					"max_crtc_planes: CRTC %u shows %u planes, limit %u",
-					i, planes[i], l->max_crtc_planes);
+					"max_crtc_planes: CRTC %u shows %u plane%s, limit %u",
+					i, planes[i], atomkms_s(planes[i]),
+					l->max_crtc_planes);
 			return false;
 		}
 		if (scaled[i] > l->num_scalers[i]) {
 			atomkms_why_add(w,
-					"num_scalers: CRTC %u scales %u planes, %u scalers",
-					i, scaled[i], l->num_scalers[i]);
+					"num_scalers: CRTC %u scales %u plane%s, %u scaler%s",
+					i, scaled[i], atomkms_s(scaled[i]),
+					l->num_scalers[i],
+					atomkms_s(l->num_scalers[i]));
 			return false;
 		}
 	}
 	if (all_scaled > l->max_scalers) {
 		atomkms_why_add(w,
-				"max_scalers: %u planes scale, %u scalers in all",
-				all_scaled, l->max_scalers);
+				"max_scalers: %u %s, %u scaler%s in all",
+				all_scaled,
+				all_scaled == 1 ? "plane scales" : "planes scale",
+				l->max_scalers, atomkms_s(l->max_scalers));
 		return false;
 	}
 	return true;
@@ -850,13 +862,15 @@ static bool atomkms_limits_pool_ok(const struct atomkms_limits *l,
 		atomkms_why_add(w, ", rotation 0x%x", p->rotation);
 	if (!fits[i])
 		atomkms_why_add(w,
-				") fits none of the %u hardware planes",
-				l->num_hw_planes);
+				") fits none of the %u hardware plane%s",
+				l->num_hw_planes, atomkms_s(l->num_hw_planes));
 	else
 		atomkms_why_add(w,
-				") fits %u hardware planes, all taken: %u planes visible, %u hardware planes",
-				atomkms_limits_popcount(fits[i]), s->num_planes,
-				l->num_hw_planes);
+				") fits %u hardware plane%s, all taken: %u plane%s visible, %u hardware plane%s",
+				atomkms_limits_popcount(fits[i]),
+				atomkms_s(atomkms_limits_popcount(fits[i])),
+				s->num_planes, atomkms_s(s->num_planes),
+				l->num_hw_planes, atomkms_s(l->num_hw_planes));
 	return false;
 }
 
@@ -892,8 +906,10 @@ static bool atomkms_limits_bandwidth_ok(const struct atomkms_limits *l,
 	mbps = div_u64(need, ATOMKMS_LIMITS_MBPS);
 	mbps += mbps * ATOMKMS_LIMITS_MBPS < need;
 	atomkms_why_add(w,
-			"bandwidth_mbps: %u planes need %llu MB/s, budget %u MB/s",
-			s->num_planes, (unsigned long long)mbps,
+			"bandwidth_mbps: %u %s %llu MB/s, budget %u MB/s",
+			s->num_planes,
+			s->num_planes == 1 ? "plane needs" : "planes need",
+			(unsigned long long)mbps,
 			l->bandwidth_mbps);
 	return false;
 }
@@ -930,19 +946,22 @@ static bool atomkms_limits_clocks_ok(const struct atomkms_limits *l,
 	if (l->max_total_clock_khz != ATOMKMS_LIMIT_NONE &&
 	    total > l->max_total_clock_khz) {
 		atomkms_why_add(w,
-				"max_total_clock_khz: %u active CRTCs run at %llu kHz in all, limit %u kHz",
-				active, (unsigned long long)total,
+				"max_total_clock_khz: %u active %s at %llu kHz in all, limit %u kHz",
+				active, active == 1 ? "CRTC runs" : "CRTCs run",
+				(unsigned long long)total,
 				l->max_total_clock_khz);
 		return false;
 	}
 	if (n <= l->num_plls)
 		return true;
 	atomkms_why_add(w,
-			"num_plls: %u active CRTCs need %u distinct pixel clocks (",
-			active, n);
+			"num_plls: %u active %s %u distinct pixel clock%s (",
+			active, active == 1 ? "CRTC needs" : "CRTCs need", n,
+			atomkms_s(n));
 	for (j = 0; j < n; j++)
 		atomkms_why_add(w, "%s%u", j ? ", " : "", clocks[j]);
-	atomkms_why_add(w, " kHz), %u PLLs", l->num_plls);
+	atomkms_why_add(w, " kHz), %u PLL%s", l->num_plls,
+			atomkms_s(l->num_plls));
 	return false;
 }
 

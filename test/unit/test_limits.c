@@ -172,11 +172,11 @@ static void test_planes(void)
 	ACCEPTED("no plane, max_active_planes 0", &l, &s);
 	add(&s, 0, PRI, XR24, 64, 64, 64, 64);
 	REFUSED("a plane, max_active_planes 0", &l, &s,
-		"max_active_planes: 1 planes visible, limit 0");
+		"max_active_planes: 1 plane visible, limit 0");
 	l = unlimited();
 	l.max_crtc_planes = 0;
 	REFUSED("a plane, max_crtc_planes 0", &l, &s,
-		"max_crtc_planes: CRTC 0 shows 1 planes, limit 0");
+		"max_crtc_planes: CRTC 0 shows 1 plane, limit 0");
 }
 
 static void test_scaler_counts(void)
@@ -194,7 +194,7 @@ static void test_scaler_counts(void)
 	ACCEPTED("a scaled plane on each CRTC", &l, &s);
 	add(&s, 0, OVL, XR24, 640, 480, 1920, 1080);
 	REFUSED("2 scaled on CRTC 0", &l, &s,
-		"num_scalers: CRTC 0 scales 2 planes, 1 scalers");
+		"num_scalers: CRTC 0 scales 2 planes, 1 scaler");
 	s.planes[3].crtc = 1;
 	REFUSED("3 scaled in all", &l, &s,
 		"max_scalers: 3 planes scale, 2 scalers in all");
@@ -223,11 +223,11 @@ static void test_scaler_counts(void)
 	ACCEPTED("unscaled, no scaler", &l, &s);
 	s.planes[0].dst_w = 1919;
 	REFUSED("scaled, no scaler", &l, &s,
-		"num_scalers: CRTC 0 scales 1 planes, 0 scalers");
+		"num_scalers: CRTC 0 scales 1 plane, 0 scalers");
 	l = unlimited();
 	l.max_scalers = 0;
 	REFUSED("scaled, no scaler in all", &l, &s,
-		"max_scalers: 1 planes scale, 0 scalers in all");
+		"max_scalers: 1 plane scales, 0 scalers in all");
 }
 
 static void test_scaler_limits(void)
@@ -331,7 +331,7 @@ static void test_bandwidth(void)
 	ACCEPTED("240 MB/s, budget 240", &l, &s);
 	l.bandwidth_mbps = 239;
 	REFUSED("240 MB/s, budget 239", &l, &s,
-		"bandwidth_mbps: 1 planes need 240 MB/s, budget 239 MB/s");
+		"bandwidth_mbps: 1 plane needs 240 MB/s, budget 239 MB/s");
 	add(&s, 0, OVL, NV12, 1000, 1000, 500, 500);
 	l.bandwidth_mbps = 330;
 	ACCEPTED("330 MB/s, budget 330", &l, &s);
@@ -397,6 +397,15 @@ static void test_clocks(void)
 	REFUSED("0 PLLs", &l, &s,
 		"num_plls: 3 active CRTCs need 3 distinct pixel clocks (148500, 297000, 594000 kHz), 0 PLLs");
 	s = state(2);
+	s.crtcs[1].active = false;
+	REFUSED("0 PLLs, one CRTC: singular", &l, &s,
+		"num_plls: 1 active CRTC needs 1 distinct pixel clock (148500 kHz), 0 PLLs");
+	l.num_plls = 1;
+	s.crtcs[1].active = true;
+	s.crtcs[1].clock_khz = 297000;
+	REFUSED("1 PLL: singular", &l, &s,
+		"num_plls: 2 active CRTCs need 2 distinct pixel clocks (148500, 297000 kHz), 1 PLL");
+	l.num_plls = 0;
 	s.crtcs[0].active = s.crtcs[1].active = false;
 	ACCEPTED("0 PLLs, all off", &l, &s);
 
@@ -420,7 +429,7 @@ static void test_clocks(void)
 	l.max_total_clock_khz = 0;
 	s.num_crtcs = 1;
 	REFUSED("total 0", &l, &s,
-		"max_total_clock_khz: 1 active CRTCs run at 230000 kHz in all, limit 0 kHz");
+		"max_total_clock_khz: 1 active CRTC runs at 230000 kHz in all, limit 0 kHz");
 }
 
 static void test_cursor(void)
@@ -501,6 +510,13 @@ static void test_pool_rules(void)
 	REFUSED("3 planes, 2 hardware planes", &l, &s,
 		"hw_planes: plane 2 (overlay on CRTC 0, XRGB8888 64x64) fits 2 hardware planes, all taken: 3 planes visible, 2 hardware planes");
 	CHECK(atomkms_limits_assign(&l, &s, hw) == 2, "the third is not placed");
+	l.hw_planes[1].possible_crtcs = 0;
+	s.num_planes = 2;
+	REFUSED("2 planes, 1 hardware plane for them: singular", &l, &s,
+		"hw_planes: plane 1 (overlay on CRTC 0, NV12 64x64) fits 1 hardware plane, all taken: 2 planes visible, 2 hardware planes");
+	l.hw_planes[1] = any_hw(1);
+	l.hw_planes[1].formats = fmt_bit(XR24);
+	s.num_planes = 3;
 	s.num_planes = 2;
 	s.planes[1].fourcc = ATOMKMS_FMT_P010;
 	l.hw_planes[0].formats = fmt_bit(XR24) | fmt_bit(NV12);
@@ -518,21 +534,21 @@ static void test_pool_rules(void)
 	ACCEPTED("2560x1600, limit 2560x1600", &l, &s);
 	p->src_w = (2560 << 16) + 1;
 	REFUSED("2560.00002 wide", &l, &s,
-		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2561x1600 to 2560x1600) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2561x1600 to 2560x1600) fits none of the 1 hardware plane");
 	p->src_w = 2560 << 16;
 	p->src_h = 1601 << 16;
 	p->dst_h = 1601;
 	REFUSED("1601 high", &l, &s,
-		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2560x1601) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2560x1601) fits none of the 1 hardware plane");
 	p->src_h = 1600 << 16;
 	p->dst_h = 1600;
 	p->crtc = 0;
 	REFUSED("on CRTC 0", &l, &s,
-		"hw_planes: plane 0 (overlay on CRTC 0, XRGB8888 2560x1600) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (overlay on CRTC 0, XRGB8888 2560x1600) fits none of the 1 hardware plane");
 	p->crtc = 1;
 	l.hw_planes[0].types = ATOMKMS_LIMITS_PRIMARY;
 	REFUSED("an overlay on a primary", &l, &s,
-		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2560x1600) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (overlay on CRTC 1, XRGB8888 2560x1600) fits none of the 1 hardware plane");
 	p->type = PRI;
 	ACCEPTED("a primary on a primary", &l, &s);
 	l.hw_planes[0].rotations = ATOMKMS_TOPO_ROTATE_0 | ATOMKMS_TOPO_ROTATE_180;
@@ -540,18 +556,18 @@ static void test_pool_rules(void)
 	ACCEPTED("rotate-180 taken", &l, &s);
 	p->rotation = ATOMKMS_TOPO_ROTATE_180 | ATOMKMS_TOPO_REFLECT_X;
 	REFUSED("reflect-x not taken", &l, &s,
-		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600, rotation 0x14) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600, rotation 0x14) fits none of the 1 hardware plane");
 	p->rotation = ATOMKMS_TOPO_ROTATE_0;
 	p->dst_w = 1280;
 	ACCEPTED("scaled on a scaling plane", &l, &s);
 	l.hw_planes[0].scales = false;
 	REFUSED("scaled on a plane without scaler", &l, &s,
-		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600 to 1280x1600) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600 to 1280x1600) fits none of the 1 hardware plane");
 	p->dst_w = 2560;
 	ACCEPTED("unscaled on it", &l, &s);
 	l.hw_planes[0].drm_planes = BIT(1);
 	REFUSED("another DRM plane's hardware", &l, &s,
-		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600) fits none of the 1 hardware planes");
+		"hw_planes: plane 0 (primary on CRTC 1, XRGB8888 2560x1600) fits none of the 1 hardware plane");
 	p->plane = 1;
 	ACCEPTED("its own hardware", &l, &s);
 
@@ -819,7 +835,7 @@ static void test_presets(void)
 	ACCEPTED("soc: a scaled video, two screens, a cursor", &l, &s);
 	s.planes[2].dst_w = 1280;
 	REFUSED("soc: a second scaled plane", &l, &s,
-		"max_scalers: 2 planes scale, 1 scalers in all");
+		"max_scalers: 2 planes scale, 1 scaler in all");
 	s.planes[2].dst_w = 1920;
 	add(&s, 1, OVL, XR24, 64, 64, 64, 64);
 	REFUSED("soc: a fifth plane", &l, &s,
@@ -855,7 +871,7 @@ static void test_presets(void)
 	ACCEPTED("laptop: 2 scaled on A, 1 on C", &l, &s);
 	s.planes[4].dst_w = 1280;
 	REFUSED("laptop: 2 scaled on C", &l, &s,
-		"num_scalers: CRTC 2 scales 2 planes, 1 scalers");
+		"num_scalers: CRTC 2 scales 2 planes, 1 scaler");
 	s.planes[4].dst_w = 1920;
 	s.planes[5].fourcc = NV12;
 	REFUSED("laptop: NV12 on pipe C", &l, &s,
