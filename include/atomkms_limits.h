@@ -213,9 +213,11 @@ struct atomkms_limits_state {
  *    (MAX_UPSCALE_RATIO, MAX_DOWNSCALE_RATIO);
  *  - bandwidth 6800 MB/s (sc7180_perf_data.max_bw_high, 6800000 kB/s);
  *  - 2 PLLs, in the class of its DSI PHY's and DP PHY's one each;
- *  - 460000 kHz of pixel clock in all: the top MDP core clock of
- *    sc7180.dtsi's mdp_opp_table; one pixel a core clock for all CRTCs
- *    together is our model, not the driver's rule;
+ *  - 460000 kHz of pixel clock per CRTC: the top MDP core clock of
+ *    sc7180.dtsi's mdp_opp_table, at one pixel a core clock; the core
+ *    clock DPU sets is the highest any CRTC needs, not their sum
+ *    (_dpu_core_perf_get_core_clk_rate()), and dpu_plane refuses a plane
+ *    whose clock is over it, so two CRTCs at 241500 kHz are accepted;
  *  - cursors: any size a DMA pipe takes (DPU has no cursor hardware).
  *
  * laptop - in the class of Intel's display version 9 (Skylake, Kaby

@@ -94,7 +94,7 @@ static void atomkms_limits_soc(struct atomkms_limits *l)
 	l->scaler_max_width = 2560;
 	l->bandwidth_mbps = 6800;
 	l->num_plls = 2;
-	l->max_total_clock_khz = 460000;
+	l->max_crtc_clock_khz = 460000;
 }
 
 /*

@@ -565,9 +565,74 @@ static bool has_rotation(int fd, uint32_t id, const char *name)
 	return !prop_enum(fd, id, DRM_MODE_OBJECT_PLANE, "rotation", name, &v);
 }
 
+/* @m set to a CVT reduced-blanking 60 Hz mode: 2560x1440 or 3840x2160. */
+static void cvt_rb_mode(drmModeModeInfo *m, bool uhd)
+{
+	static const uint16_t t[2][8] = {
+		{ 2560, 2608, 2640, 2720, 1440, 1443, 1448, 1481 },
+		{ 3840, 3888, 3920, 4000, 2160, 2163, 2168, 2222 },
+	};
+	const uint16_t *v = t[uhd];
+
+	memset(m, 0, sizeof(*m));
+	m->clock = uhd ? 533250 : 241500;
+	m->hdisplay = v[0];
+	m->hsync_start = v[1];
+	m->hsync_end = v[2];
+	m->htotal = v[3];
+	m->vdisplay = v[4];
+	m->vsync_start = v[5];
+	m->vsync_end = v[6];
+	m->vtotal = v[7];
+	m->vrefresh = 60;
+	m->flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_NVSYNC;
+	m->type = DRM_MODE_TYPE_USERDEF;
+	snprintf(m->name, sizeof(m->name), "%ux%u", v[0], v[4]);
+}
+
+/*
+ * soc's pixel clock, 460000 kHz per CRTC (DPU's core clock is the
+ * highest any CRTC needs, not their sum): two CRTCs at 2560x1440@60
+ * (241500 kHz each, 483000 in all) are accepted, one at 3840x2160@60
+ * (533250 kHz) is refused.
+ */
+static void soc_clocks(struct dev *d)
+{
+	uint32_t saved[2] = { d->blob[0], d->blob[1] }, qhd = 0, uhd = 0;
+	drmModeModeInfo m[2], kept[2] = { d->mode[0], d->mode[1] };
+	struct state st = { 0 };
+
+	cvt_rb_mode(&m[0], false);
+	cvt_rb_mode(&m[1], true);
+	if (!check(!drmModeCreatePropertyBlob(d->fd, &m[0], sizeof(m[0]), &qhd) &&
+		   !drmModeCreatePropertyBlob(d->fd, &m[1], sizeof(m[1]), &uhd),
+		   "soc: mode blobs of 2560x1440 and 3840x2160", strerror(errno)))
+		goto out;
+	d->blob[0] = d->blob[1] = qhd;
+	d->mode[0] = d->mode[1] = m[0];
+	crtc_on(d, &st, 0);
+	crtc_on(d, &st, 1);
+	expect(d, &st, 0, "soc: two CRTCs at 241500 kHz, 483000 kHz in all");
+	memset(&st, 0, sizeof(st));
+	d->blob[0] = uhd;
+	d->mode[0] = m[1];
+	crtc_on(d, &st, 0);
+	expect(d, &st, -EINVAL, "soc: a CRTC at 533250 kHz, limit 460000 kHz");
+out:
+	d->blob[0] = saved[0];
+	d->blob[1] = saved[1];
+	d->mode[0] = kept[0];
+	d->mode[1] = kept[1];
+	if (qhd)
+		drmModeDestroyPropertyBlob(d->fd, qhd);
+	if (uhd)
+		drmModeDestroyPropertyBlob(d->fd, uhd);
+}
+
 /*
  * The soc preset: its pool rotates 0 and 180 only, so no plane offers
- * rotate-90; then random states, each TEST_ONLY and real.
+ * rotate-90; then random states, each TEST_ONLY and real; then its
+ * pixel clock limit.
  */
 static void run_soc(struct dev *d, const char *dir)
 {
@@ -604,6 +669,7 @@ static void run_soc(struct dev *d, const char *dir)
 	check(accepted && refused,
 	      "soc: the random states are both accepted and refused",
 	      sf("%u accepted, %u refused", accepted, refused));
+	soc_clocks(d);
 }
 
 static const struct spec specs[] = {

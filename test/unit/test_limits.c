@@ -823,7 +823,8 @@ static void test_presets(void)
 	/* soc: 4 shared pipes, one of them scales; 2 PLLs; 6800 MB/s. */
 	atomkms_limits_preset("soc", &l);
 	CHECK(l.num_hw_planes == 4 && l.max_scalers == 1 && l.num_plls == 2 &&
-	      l.bandwidth_mbps == 6800 && l.max_total_clock_khz == 460000 &&
+	      l.bandwidth_mbps == 6800 && l.max_crtc_clock_khz == 460000 &&
+	      l.max_total_clock_khz == ATOMKMS_LIMIT_NONE &&
 	      l.max_upscale == 20 << 16 && l.max_downscale == 4 << 16,
 	      "soc's numbers");
 	s = state(2);
@@ -851,6 +852,20 @@ static void test_presets(void)
 	s.crtcs[1].clock_khz = 138500;
 	REFUSED("soc: 3 clocks", &l, &s,
 		"num_plls: 3 active CRTCs need 3 distinct pixel clocks (74250, 138500, 148500 kHz), 2 PLLs");
+	/*
+	 * 460000 kHz per CRTC, not in all: DPU's core clock is the highest
+	 * any CRTC needs (two 2560x1440@60 screens, 483000 kHz together).
+	 */
+	s = state(2);
+	s.crtcs[0].clock_khz = s.crtcs[1].clock_khz = 241500;
+	add(&s, 0, PRI, XR24, 1920, 1080, 1920, 1080);
+	add(&s, 1, PRI, XR24, 1920, 1080, 1920, 1080);
+	ACCEPTED("soc: two CRTCs at 241500 kHz", &l, &s);
+	s.crtcs[1].clock_khz = 460000;
+	ACCEPTED("soc: a CRTC at 460000 kHz", &l, &s);
+	s.crtcs[1].clock_khz = 533250;
+	REFUSED("soc: a CRTC at 533250 kHz", &l, &s,
+		"max_crtc_clock_khz: CRTC 1 runs at 533250 kHz, limit 460000 kHz");
 
 	/* laptop: pipes A, B, C; 2, 2 and 1 scalers; no NV12 on C. */
 	atomkms_limits_preset("laptop", &l);
