@@ -33,7 +33,8 @@ UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 export KVER CACHE
 
 .PHONY: all module userspace unit clean setup run check igt shell help clients \
-	sparse checkpatch lint bench sw_sync core-srcs kdir module-debug check-debug
+	sparse checkpatch lint bench sw_sync core-srcs kdir module-debug check-debug \
+	check-limits
 
 all: module userspace sw_sync
 
@@ -117,6 +118,11 @@ run: all
 check: all module-debug
 	@test/check.sh
 
+# igt's kms_atomic, kms_plane_multiple and kms_bw whole under each preset
+# of simulated limits (test/check-limits.sh); make check runs a part.
+check-limits: all
+	@test/check-limits.sh
+
 # The debug stage at full length (test/run-debug.sh full): about N minutes.
 check-debug: all module-debug
 	@test/run-debug.sh full
@@ -169,6 +175,7 @@ help:
 	@echo "make run        boot the guest, show the topology, run the demo"
 	@echo "make check      unit tests, guest tests and the CI igt list"
 	@echo "make check-debug the debug stage at full length (debug kernel)"
+	@echo "make check-limits igt's kms_atomic, kms_plane_multiple, kms_bw under each limits preset"
 	@echo "make module-debug atomkms.ko for the debug kernel"
 	@echo "make clients    weston, sway, kmscube, modetest on atomkms (guest)"
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
