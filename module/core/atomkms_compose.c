@@ -7,6 +7,7 @@
  * arithmetic.
  */
 #include "atomkms_compose.h"
+#include "atomkms_simd.h"
 
 #define ATOMKMS_SCRATCH_MAGIC	0x61746b63u
 #define ATOMKMS_TMP_EXTRA	16
@@ -37,6 +38,7 @@ struct atomkms_line_ctx {
 	u32 tmp_len;
 	bool prec8;
 	bool mode32;
+	const struct atomkms_simd_ops *simd;
 };
 
 /*
@@ -418,6 +420,13 @@ static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 	}
 }
 
+/* The scalar line loops: include/atomkms_simd.h, for any CPU. */
+const struct atomkms_simd_ops atomkms_simd_scalar = {
+	.name = "scalar",
+	.blend32 = atomkms_blend32,
+	.copy_xff = atomkms_copy_xff,
+};
+
 /* Intermediate pixels to 0xAARRGGBB words: the 8 bits blend8 takes. */
 static void atomkms_pack32(const struct atomkms_px *px, u32 *out, u32 n)
 {
@@ -437,8 +446,8 @@ static void atomkms_finish(const struct atomkms_line_ctx *ctx,
 		atomkms_yuv_to_rgb_line(&job->csc, px, n);
 	if (ctx->mode32) {
 		atomkms_pack32(px, ctx->tmp32, n);
-		atomkms_blend32(job->op, job->alpha >> 8, ctx->tmp32,
-				ctx->acc32 + x, n);
+		ctx->simd->blend32(job->op, job->alpha >> 8, ctx->tmp32,
+				   ctx->acc32 + x, n);
 		return;
 	}
 	/* Specialise the loops on the op. */
@@ -737,8 +746,8 @@ static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
 			ctx->tmp32[i] = atomkms_load32(p);
 		line = ctx->tmp32;
 	}
-	atomkms_blend32(job->op, job->alpha >> 8, line, ctx->acc32 + job->x1,
-			n);
+	ctx->simd->blend32(job->op, job->alpha >> 8, line,
+			   ctx->acc32 + job->x1, n);
 }
 
 /**
@@ -867,7 +876,7 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
 
 		if (!((unsigned long)o & 3)) {
-			atomkms_copy_xff(o, px, f->width);
+			ctx->simd->copy_xff(o, px, f->width);
 			wb = NULL;
 		}
 	}
@@ -1024,6 +1033,68 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 	}
 }
 
+/*
+ * The vector sections: a frame whose lines call &struct atomkms_simd_ops
+ * functions (packed lines) composes between ops->begin() and ops->end()
+ * (in the module kernel_fpu_begin() and kernel_fpu_end(): preemption is
+ * off in between), a chunk of lines at a time: at most
+ * ATOMKMS_SIMD_SECTION_LINES lines, and about ATOMKMS_SIMD_SECTION_PX
+ * plane pixels, so that a section stays short whatever the width and the
+ * plane count. A frame's line_hook runs between sections, never in one.
+ */
+#define ATOMKMS_SIMD_SECTION_LINES	8
+#define ATOMKMS_SIMD_SECTION_PX		32768
+
+static u32 atomkms_simd_section_lines(const struct atomkms_frame *frame,
+				      const struct atomkms_plane_job *const *jobs)
+{
+	u32 k, planes = 1, px, lines;
+
+	for (k = 0; k < frame->num_planes; k++)
+		planes += !!jobs[k];
+	px = frame->width * planes;
+	lines = ATOMKMS_SIMD_SECTION_PX / px;
+	if (!lines)
+		return 1;
+	return lines > ATOMKMS_SIMD_SECTION_LINES ? ATOMKMS_SIMD_SECTION_LINES :
+	       lines;
+}
+
+/* Compose line @y of @frame into its sinks. */
+static void atomkms_compose_line(const struct atomkms_frame *frame,
+				 struct atomkms_line_ctx *ctx,
+				 const struct atomkms_plane_job *const *jobs,
+				 const struct atomkms_fast_path *const *paths,
+				 s32 y, bool cull, bool has_color,
+				 struct atomkms_crc *crc, struct atomkms_crc *deep,
+				 u32 *deep_any)
+{
+	s32 w = frame->width, n = frame->num_planes, start;
+
+	start = cull ? atomkms_line_bottom(jobs, n, y, w) : -1;
+	if (start >= 0 && ctx->mode32) {
+		const u32 *px = atomkms_line32_alone(frame, jobs, paths, start,
+						     y);
+
+		if (px) {
+			atomkms_sinks32(frame, ctx, y, px, crc);
+			return;
+		}
+	}
+	if (start < 0) {
+		atomkms_line_clear(ctx, w);
+		start = 0;
+	}
+	atomkms_line_blend(frame, ctx, jobs, paths, start, y, cull);
+	if (ctx->mode32) {
+		atomkms_sinks32(frame, ctx, y, ctx->acc32, crc);
+		return;
+	}
+	if (has_color)
+		atomkms_color_apply_line(frame->color, ctx->acc, w);
+	atomkms_sinks(frame, ctx, y, crc, deep, deep_any);
+}
+
 /**
  * atomkms_compose_frame - compose one frame into its sinks
  * @frame: output size, planes, colour pipeline and sinks
@@ -1037,7 +1108,8 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
  * produced them. At a @frame->bpc of 10 it covers each channel's 10 bits
  * (v >> 6): the deviation words of atomkms_crc.h, which only 16-bit lines
  * can have (a packed 8-bit line's are all 0). Jobs whose destination does not fit the frame are
- * skipped.
+ * skipped. Packed lines blend through @frame->simd, in sections of a few
+ * lines between its begin() and end() (atomkms_simd_section_lines()).
  *
  * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
  * limit cannot take (nothing is written then).
@@ -1049,12 +1121,12 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	struct atomkms_scratch *s = scratch;
 	struct atomkms_line_ctx ctx;
 	bool has_color, cull = !(frame->flags & ATOMKMS_FRAME_GENERAL);
-	s32 w = frame->width, h = frame->height;
-	s32 n = frame->num_planes, y, start;
+	const struct atomkms_simd_ops *simd;
+	s32 h = frame->height, y;
 	struct atomkms_crc crc, deep;
-	u32 deep_any = 0;
+	u32 deep_any = 0, section = 0, lines = 0;
 
-	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !w || !h ||
+	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !frame->width || !h ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
 	    frame->num_planes > ATOMKMS_COMPOSE_MAX_PLANES)
 		return -ATOMKMS_EINVAL;
@@ -1063,33 +1135,30 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	atomkms_crc_init(&crc);
 	atomkms_crc_init(&deep);
 	has_color = atomkms_frame_setup(frame, &ctx, jobs, paths, cull);
+	simd = frame->simd ? frame->simd : &atomkms_simd_scalar;
+	ctx.simd = simd;
+	if (ctx.mode32 && simd->begin)
+		section = atomkms_simd_section_lines(frame, jobs);
 
 	for (y = 0; y < h; y++) {
-		if (frame->line_hook)
-			frame->line_hook(frame->hook_ctx, y);
-		start = cull ? atomkms_line_bottom(jobs, n, y, w) : -1;
-		if (start >= 0 && ctx.mode32) {
-			const u32 *px = atomkms_line32_alone(frame, jobs, paths,
-							     start, y);
-
-			if (px) {
-				atomkms_sinks32(frame, &ctx, y, px, &crc);
-				continue;
+		if (frame->line_hook) {
+			if (lines) {
+				simd->end();
+				lines = 0;
 			}
+			frame->line_hook(frame->hook_ctx, y);
 		}
-		if (start < 0) {
-			atomkms_line_clear(&ctx, w);
-			start = 0;
+		if (section && !lines++)
+			simd->begin();
+		atomkms_compose_line(frame, &ctx, jobs, paths, y, cull,
+				     has_color, &crc, &deep, &deep_any);
+		if (lines == section && lines) {
+			simd->end();
+			lines = 0;
 		}
-		atomkms_line_blend(frame, &ctx, jobs, paths, start, y, cull);
-		if (ctx.mode32) {
-			atomkms_sinks32(frame, &ctx, y, ctx.acc32, &crc);
-			continue;
-		}
-		if (has_color)
-			atomkms_color_apply_line(frame->color, ctx.acc, w);
-		atomkms_sinks(frame, &ctx, y, &crc, &deep, &deep_any);
 	}
+	if (lines)
+		simd->end();
 	if (frame->crc)
 		*frame->crc = deep_any ? atomkms_crc_final_deep(&crc, &deep) :
 			      atomkms_crc_final(&crc);
