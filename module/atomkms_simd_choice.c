@@ -40,8 +40,6 @@ MODULE_PARM_DESC(simd,
 
 /* Time each candidate composes for, per round (two rounds). */
 #define ATOMKMS_SIMD_CALIB_NS	(1000 * 1000)
-/* Pixels of the calibration line. */
-#define ATOMKMS_SIMD_CALIB_PX	1024
 
 /**
  * struct atomkms_simd_candidate - line loops the module may run
@@ -122,8 +120,8 @@ static void atomkms_simd_use(const struct atomkms_simd_ops *ops)
 }
 
 /*
- * Million pixels a second @ops blends (OVER, and plane alpha) and copies
- * out, a line at a time in its own FPU section, for about @ns.
+ * Million pixels a second @ops runs the calibration workload
+ * (atomkms_simd_calib_step()) at, a step per FPU section, for about @ns.
  */
 static u32 atomkms_simd_time(const struct atomkms_simd_ops *ops, u32 *s,
 			     u32 *d, u64 ns)
@@ -134,14 +132,9 @@ static u32 atomkms_simd_time(const struct atomkms_simd_ops *ops, u32 *s,
 	do {
 		if (atomkms_simd_chosen.begin)
 			atomkms_simd_chosen.begin();
-		ops->blend32(ATOMKMS_BLEND_PREMULTI, 255, s, d,
-			     ATOMKMS_SIMD_CALIB_PX);
-		ops->blend32(ATOMKMS_BLEND_PREMULTI, 0xc0, s, d,
-			     ATOMKMS_SIMD_CALIB_PX);
-		ops->copy_xff(d, d, ATOMKMS_SIMD_CALIB_PX);
+		px += atomkms_simd_calib_step(ops, s, d);
 		if (atomkms_simd_chosen.end)
 			atomkms_simd_chosen.end();
-		px += 3 * ATOMKMS_SIMD_CALIB_PX;
 		t = local_clock() - t0;
 	} while (t < ns);
 	return div64_u64(px * 1000, t);
@@ -158,13 +151,7 @@ static const struct atomkms_simd_ops *atomkms_simd_calibrate(void)
 	if (!s)
 		return &atomkms_simd_scalar;
 	d = s + ATOMKMS_SIMD_CALIB_PX;
-	/* Premultiplied pixels of every alpha, opaque and clear among them. */
-	for (i = 0; i < ATOMKMS_SIMD_CALIB_PX; i++) {
-		u32 a = (i * 37) & 0xff;
-
-		s[i] = a << 24 | (a * 3 / 4) << 16 | (a / 2) << 8 | a / 4;
-		d[i] = 0x00406080;
-	}
+	atomkms_simd_calib_init(s, d);
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < atomkms_simd_num_cands; i++) {
 			struct atomkms_simd_candidate *c = &atomkms_simd_cands[i];

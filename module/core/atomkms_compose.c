@@ -38,6 +38,7 @@ struct atomkms_line_ctx {
 	u32 tmp_len;
 	bool prec8;
 	bool mode32;
+	bool stream;
 	const struct atomkms_simd_ops *simd;
 };
 
@@ -425,6 +426,7 @@ const struct atomkms_simd_ops atomkms_simd_scalar = {
 	.name = "scalar",
 	.blend32 = atomkms_blend32,
 	.copy_xff = atomkms_copy_xff,
+	.stream_xff = atomkms_copy_xff,
 };
 
 /* Intermediate pixels to 0xAARRGGBB words: the 8 bits blend8 takes. */
@@ -876,7 +878,10 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
 
 		if (!((unsigned long)o & 3)) {
-			ctx->simd->copy_xff(o, px, f->width);
+			if (ctx->stream)
+				ctx->simd->stream_xff(o, px, f->width);
+			else
+				ctx->simd->copy_xff(o, px, f->width);
 			wb = NULL;
 		}
 	}
@@ -1045,6 +1050,24 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 #define ATOMKMS_SIMD_SECTION_LINES	8
 #define ATOMKMS_SIMD_SECTION_PX		32768
 
+/*
+ * Does the frame's data (the planes it reads, a line of framebuffer per
+ * line of output each, and the writeback buffer) pass
+ * ATOMKMS_SIMD_STREAM_BYTES?
+ */
+static bool atomkms_frame_streams(const struct atomkms_frame *frame,
+				  const struct atomkms_plane_job *const *jobs)
+{
+	u64 bytes = frame->wb ? 4ull * frame->width * frame->height : 0;
+	u32 k;
+
+	for (k = 0; k < frame->num_planes; k++)
+		if (jobs[k])
+			bytes += 4ull * (u32)(jobs[k]->x2 - jobs[k]->x1) *
+				 (u32)(jobs[k]->y2 - jobs[k]->y1);
+	return bytes > ATOMKMS_SIMD_STREAM_BYTES;
+}
+
 static u32 atomkms_simd_section_lines(const struct atomkms_frame *frame,
 				      const struct atomkms_plane_job *const *jobs)
 {
@@ -1137,6 +1160,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	has_color = atomkms_frame_setup(frame, &ctx, jobs, paths, cull);
 	simd = frame->simd ? frame->simd : &atomkms_simd_scalar;
 	ctx.simd = simd;
+	ctx.stream = ctx.mode32 && atomkms_frame_streams(frame, jobs);
 	if (ctx.mode32 && simd->begin)
 		section = atomkms_simd_section_lines(frame, jobs);
 

@@ -6,7 +6,7 @@
 # include/; it includes no kernel header but through atomkms_types.h.
 
 # The compositor: formats, plane jobs, composition, colour, CRC, writeback.
-ATOMKMS_COMPOSE_CORE := formats plane_job compose color crc writeback
+ATOMKMS_COMPOSE_CORE := formats plane_job compose simd color crc writeback
 # Everything pure C: the compositor, mode timing, EDIDs, the topology,
 # the simulated display-engine limits.
 ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology limits

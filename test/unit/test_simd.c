@@ -144,25 +144,35 @@ static void test_blend_lines(void)
 	free(out);
 }
 
+/* copy_xff and stream_xff, widths 0..67 and 1000, every word offset. */
 static void test_copy_xff(void)
 {
-	u32 s[80], d[80], ref[80], l, n, off, i, bad = 0;
+	u32 s[1100], d[1100], ref[1100], l, n, off, i, str, bad = 0;
 
-	for (n = 0; n <= 67; n++) {
-		off = n & 3;
-		for (i = 0; i < 80; i++)
-			s[i] = (u32)test_rand(&rng);
-		for (l = 0; l < num_levels; l++) {
-			memset(d, 0x5a, sizeof(d));
-			memcpy(ref, d, sizeof(d));
-			for (i = 0; i < n; i++)
-				ref[off + i] = s[off + i] | 0xff000000u;
-			levels[l]->copy_xff(d + off, s + off, n);
-			if (memcmp(d, ref, sizeof(d)))
-				bad++;
+	for (n = 0; n <= 68; n++) {
+		u32 len = n == 68 ? 1000 : n;
+
+		for (off = 0; off < 8; off++) {
+			for (i = 0; i < ARRAY_SIZE(s); i++)
+				s[i] = (u32)test_rand(&rng);
+			for (l = 0; l < 2 * num_levels; l++) {
+				const struct atomkms_simd_ops *o = levels[l / 2];
+
+				str = l & 1;
+				memset(d, 0x5a, sizeof(d));
+				memcpy(ref, d, sizeof(d));
+				for (i = 0; i < len; i++)
+					ref[off + i] = s[off + i] | 0xff000000u;
+				(str ? o->stream_xff : o->copy_xff)(d + off,
+								    s + off, len);
+				if (memcmp(d, ref, sizeof(d)) && !bad++)
+					printf("%s: %s_xff n %u off %u differs\n",
+					       o->name, str ? "stream" : "copy",
+					       len, off);
+			}
 		}
 	}
-	CHECK(!bad, "%u copy_xff lines differ", bad);
+	CHECK(!bad, "%u copy_xff/stream_xff lines differ", bad);
 }
 
 /*
@@ -268,6 +278,12 @@ static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
 	inner->copy_xff(d, s, n);
 }
 
+static void watch_stream_xff(u32 *d, const u32 *s, u32 n)
+{
+	outside += !in_section;
+	inner->stream_xff(d, s, n);
+}
+
 static void watch_sink(void *ctx, u32 y,
 		       const struct atomkms_px *line,
 		       u32 width)
@@ -285,16 +301,23 @@ static void watch_hook(void *ctx, u32 y)
 static void test_sections(void)
 {
 	static const struct atomkms_simd_ops watch = {
-		"watch", watch_blend32, watch_copy_xff, watch_begin, watch_end
+		.name = "watch",
+		.blend32 = watch_blend32,
+		.copy_xff = watch_copy_xff,
+		.stream_xff = watch_stream_xff,
+		.begin = watch_begin,
+		.end = watch_end,
 	};
-	static const u32 widths[] = { 64, 1920, 3840, 16384 };
+	/* 4096x520: past ATOMKMS_SIMD_STREAM_BYTES, the writeback streams. */
+	static const u32 widths[] = { 64, 1920, 3840, 16384, 4096 };
 	u32 wi, hook;
 
 	inner = levels[num_levels - 1];
 	for (wi = 0; wi < ARRAY_SIZE(widths); wi++) {
 		for (hook = 0; hook < 2; hook++) {
-			u32 w = widths[wi], h = 40, k;
-			struct test_fb fb[3];
+			u32 w = widths[wi], h = w == 4096 ? 520 : 40, k;
+			struct test_fb fb[3], wbfb[2];
+			struct atomkms_writeback wb[2];
 			struct atomkms_plane_job job[3];
 			struct atomkms_frame_plane fp[3];
 			struct atomkms_plane_desc desc;
@@ -311,16 +334,34 @@ static void test_sections(void)
 				fp[k].job = &job[k];
 				test_fb_src(&fb[k], &fp[k].src);
 			}
+			for (k = 0; k < 2; k++) {
+				test_fb_alloc(&wbfb[k], ATOMKMS_FMT_XRGB8888, w, h,
+					      0, NULL);
+				memset(&wb[k], 0, sizeof(wb[k]));
+				wb[k].fourcc = ATOMKMS_FMT_XRGB8888;
+				wb[k].map[0] = wbfb[k].mem[0];
+				wb[k].pitch[0] = wbfb[k].pitch[0];
+			}
 			f.width = w;
 			f.height = h;
 			f.num_planes = 3;
 			f.planes = fp;
+			f.wb = &wb[0];
 			f.simd = &watch;
 			f.line_sink = watch_sink;
 			f.line_hook = hook ? watch_hook : NULL;
 			sections = 0;
 			max_section_lines = 0;
 			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
+			/* The same frame on the scalar loops, no sections. */
+			f.wb = &wb[1];
+			f.simd = NULL;
+			f.line_sink = NULL;
+			f.line_hook = NULL;
+			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
+			CHECK(!memcmp(wbfb[0].mem[0], wbfb[1].mem[0], wbfb[0].size[0]),
+			      "%ux%u: %s writeback differs from scalar's", w, h,
+			      inner->name);
 			CHECK(!in_section && !nested, "%ux%u: sections unbalanced",
 			      w, h);
 			CHECK(sections && max_section_lines <= (hook ? 1 : 8) &&
@@ -329,6 +370,8 @@ static void test_sections(void)
 			      hook, sections, max_section_lines);
 			for (k = 0; k < 3; k++)
 				test_fb_free(&fb[k]);
+			for (k = 0; k < 2; k++)
+				test_fb_free(&wbfb[k]);
 			free(scratch);
 		}
 	}

@@ -25,6 +25,8 @@
 #define V_ALL		(-1)
 #define V_LOAD(p)	_mm256_loadu_si256((const V *)(p))
 #define V_STORE(p, v)	_mm256_storeu_si256((V *)(p), v)
+#define V_STREAM(p, v)	_mm256_stream_si256((V *)(p), v)
+#define V_SFENCE()	_mm_sfence()
 #define V_SET1_32(x)	_mm256_set1_epi32((int)(x))
 #define V_SET1_16(x)	_mm256_set1_epi16((short)(x))
 #define V_ZERO()	_mm256_setzero_si256()
@@ -49,5 +51,6 @@ const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
 	.blend32 = atomkms_avx2_blend32,
 	.copy_xff = atomkms_avx2_copy_xff,
+	.stream_xff = atomkms_avx2_stream_xff,
 };
 #endif

@@ -14,7 +14,8 @@
  *
  * Expected from the includer: V (the vector type), W (pixels a vector),
  * V_ALL (what V_MOVEMASK() returns when every byte's top bit is set),
- * V_LOAD, V_STORE, V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
+ * V_LOAD, V_STORE, V_STREAM (non-temporal, aligned), V_SFENCE,
+ * V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
  * V_CMPEQ32, V_MOVEMASK, V_LO8, V_HI8 (interleave bytes with 0), V_PACK16
  * (unsigned saturation), V_MULLO16, V_ADD16, V_SRL16, V_ADDS8,
  * V_BCAST_A16 (each pixel's alpha lane into its four lanes), and
@@ -175,4 +176,24 @@ static void ATOMKMS_SIMD_NAME(copy_xff)(u32 *d, const u32 *s, u32 n)
 		V_STORE(d + i, V_OR(V_LOAD(s + i), x));
 	for (; i < n; i++)
 		d[i] = s[i] | 0xff000000u;
+}
+
+/*
+ * The writeback copy of a frame too large to stay in the caches: the
+ * stores bypass them (non-temporal, from the first aligned vector on), as
+ * memcpy does for large copies, which saves reading the destination's
+ * lines in first; an sfence orders them before whatever follows.
+ */
+static void ATOMKMS_SIMD_NAME(stream_xff)(u32 *d, const u32 *s, u32 n)
+{
+	V x = V_SET1_32(0xff000000u);
+	u32 i = 0;
+
+	for (; i < n && ((unsigned long)(d + i) & (sizeof(V) - 1)); i++)
+		d[i] = s[i] | 0xff000000u;
+	for (; i + W <= n; i += W)
+		V_STREAM(d + i, V_OR(V_LOAD(s + i), x));
+	for (; i < n; i++)
+		d[i] = s[i] | 0xff000000u;
+	V_SFENCE();
 }

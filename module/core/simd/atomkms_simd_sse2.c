@@ -23,6 +23,8 @@
 #define V_ALL		0xffff
 #define V_LOAD(p)	_mm_loadu_si128((const V *)(p))
 #define V_STORE(p, v)	_mm_storeu_si128((V *)(p), v)
+#define V_STREAM(p, v)	_mm_stream_si128((V *)(p), v)
+#define V_SFENCE()	_mm_sfence()
 #define V_SET1_32(x)	_mm_set1_epi32((int)(x))
 #define V_SET1_16(x)	_mm_set1_epi16((short)(x))
 #define V_ZERO()	_mm_setzero_si128()
@@ -47,5 +49,6 @@ const struct atomkms_simd_ops atomkms_simd_sse2 = {
 	.name = "sse2",
 	.blend32 = atomkms_sse2_blend32,
 	.copy_xff = atomkms_sse2_copy_xff,
+	.stream_xff = atomkms_sse2_stream_xff,
 };
 #endif
