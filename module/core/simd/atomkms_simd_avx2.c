@@ -40,9 +40,12 @@
 #define V_PACK16	_mm256_packus_epi16
 #define V_MULLO16	_mm256_mullo_epi16
 #define V_ADD16		_mm256_add_epi16
-#define V_SRL16		_mm256_srli_epi16
+#define V_MULHI16	_mm256_mulhi_epu16
 #define V_ADDS8		_mm256_adds_epu8
-#define V_BCAST_A16(v)	_mm256_shufflehi_epi16(_mm256_shufflelo_epi16(v, 0xff), 0xff)
+/* One byte shuffle: bytes 6, 7 (the alpha lane) of each 8-byte pixel. */
+#define V_BCAST_A16(v)	_mm256_shuffle_epi8(v, _mm256_set_epi8(		\
+	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6,		\
+	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 #include "atomkms_simd_lines.h"

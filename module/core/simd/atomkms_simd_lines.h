@@ -17,17 +17,20 @@
  * V_LOAD, V_STORE, V_STREAM (non-temporal, aligned), V_SFENCE,
  * V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
  * V_CMPEQ32, V_MOVEMASK, V_LO8, V_HI8 (interleave bytes with 0), V_PACK16
- * (unsigned saturation), V_MULLO16, V_ADD16, V_SRL16, V_ADDS8,
+ * (unsigned saturation), V_MULLO16, V_MULHI16 (unsigned), V_ADD16, V_ADDS8,
  * V_BCAST_A16 (each pixel's alpha lane into its four lanes), and
  * ATOMKMS_SIMD_NAME(x), the symbol prefix.
  */
 
-/* atomkms_mul8() in every 16-bit lane. */
+/*
+ * atomkms_mul8() in every 16-bit lane, as (t * 257) >> 16: the high half
+ * of one multiply, equal to (t + (t >> 8)) >> 8 for every t < 65536.
+ */
 static __always_inline V atomkms_v_mul8(V x, V a)
 {
 	V t = V_ADD16(V_MULLO16(x, a), V_SET1_16(0x80));
 
-	return V_SRL16(V_ADD16(t, V_SRL16(t, 8)), 8);
+	return V_MULHI16(t, V_SET1_16(257));
 }
 
 /* 255 - x in every 16-bit lane holding 0..255. */
@@ -40,14 +43,16 @@ static __always_inline V atomkms_v_inv8(V x)
 static __always_inline V atomkms_v_over(V s, V d)
 {
 	V z = V_ZERO(), a = V_SET1_32(0xff000000u);
-	V lo, hi;
+	V ns, lo, hi;
 
 	if (V_MOVEMASK(V_CMPEQ32(V_AND(s, a), a)) == V_ALL)
 		return s;			/* all opaque */
 	if (V_MOVEMASK(V_CMPEQ32(s, z)) == V_ALL)
 		return d;			/* all transparent */
-	lo = atomkms_v_mul8(V_LO8(d, z), atomkms_v_inv8(V_BCAST_A16(V_LO8(s, z))));
-	hi = atomkms_v_mul8(V_HI8(d, z), atomkms_v_inv8(V_BCAST_A16(V_HI8(s, z))));
+	/* 255 - alpha: the alpha bytes of ~s. */
+	ns = V_XOR(s, V_SET1_32(0xffffffffu));
+	lo = atomkms_v_mul8(V_LO8(d, z), V_BCAST_A16(V_LO8(ns, z)));
+	hi = atomkms_v_mul8(V_HI8(d, z), V_BCAST_A16(V_HI8(ns, z)));
 	return V_ADDS8(s, V_PACK16(lo, hi));
 }
 

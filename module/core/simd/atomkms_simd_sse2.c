@@ -38,7 +38,7 @@
 #define V_PACK16	_mm_packus_epi16
 #define V_MULLO16	_mm_mullo_epi16
 #define V_ADD16		_mm_add_epi16
-#define V_SRL16		_mm_srli_epi16
+#define V_MULHI16	_mm_mulhi_epu16
 #define V_ADDS8		_mm_adds_epu8
 #define V_BCAST_A16(v)	_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xff), 0xff)
 #define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
