@@ -13,6 +13,35 @@
 #define ATOMKMS_TMP_EXTRA	16
 
 /*
+ * Strips of a plane rotated by 90 or 270 degrees (packed lines): its
+ * output lines read one pixel from each framebuffer line, so a line at a
+ * time, each framebuffer line's cache line and page would be fetched
+ * again for every output line. A strip holds ATOMKMS_STRIP_LINES output
+ * lines of one such plane, read at once: ATOMKMS_STRIP_LINES adjacent
+ * pixels of each framebuffer line, with the framebuffer line
+ * ATOMKMS_STRIP_AHEAD lines on prefetched. Up to ATOMKMS_STRIPS planes a
+ * frame have one; others read a line at a time. Eight lines measured
+ * best on this project's machine (scene (d), AVX2, kernel flags: 5.7 ms
+ * at 1080p and 22.7 ms at 4K, against 20.6 and 17.6 ms with 16 lines and
+ * 15.3 and 103 ms a line at a time).
+ */
+#define ATOMKMS_STRIPS		2
+#define ATOMKMS_STRIP_LINES	8
+#define ATOMKMS_STRIP_AHEAD	16
+
+/*
+ * One strip: @job's output lines [@y0, @y1), read from the framebuffer
+ * mapped at @map; @px holds line y at (y - @y0) * width.
+ */
+struct atomkms_strip {
+	const struct atomkms_plane_job *job;
+	const u8 *map;
+	s32 y0;
+	s32 y1;
+	u32 *px;
+};
+
+/*
  * The head of the caller's scratch buffer; the line buffers follow it.
  * @width: widest frame the buffers hold
  * @tmp_len: pixels of each source span buffer
@@ -21,6 +50,7 @@ struct atomkms_scratch {
 	u32 magic;
 	u32 width;
 	u32 tmp_len;
+	struct atomkms_strip strips[ATOMKMS_STRIPS];
 };
 
 /* Per-frame view of the scratch buffers. */
@@ -36,10 +66,12 @@ struct atomkms_line_ctx {
 	u32 *acc32;
 	u32 *tmp32;
 	u32 tmp_len;
+	u32 width;
 	bool prec8;
 	bool mode32;
 	bool stream;
 	const struct atomkms_simd_ops *simd;
+	struct atomkms_strip *strips;
 };
 
 /*
@@ -80,7 +112,8 @@ size_t atomkms_compose_scratch_size(u32 width)
 	       2 * w * sizeof(struct atomkms_px) +
 	       2 * tmp * sizeof(struct atomkms_px) +
 	       3 * w * sizeof(u32) + 4 * w +
-	       2 * tmp * sizeof(u32);
+	       2 * tmp * sizeof(u32) +
+	       ATOMKMS_STRIPS * ATOMKMS_STRIP_LINES * w * sizeof(u32);
 }
 
 /**
@@ -109,6 +142,7 @@ static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
 {
 	u8 *p = (u8 *)s + atomkms_align8(sizeof(*s));
 	size_t w = s->width;
+	u32 i;
 
 	ctx->acc = (struct atomkms_px *)p;
 	ctx->line = ctx->acc + w;
@@ -121,6 +155,14 @@ static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
 	ctx->acc32 = (u32 *)(ctx->out8 + 4 * w);
 	ctx->tmp32 = ctx->acc32 + s->tmp_len;
 	ctx->tmp_len = s->tmp_len;
+	ctx->width = s->width;
+	ctx->strips = s->strips;
+	/* A new frame: what the strips held may have changed since. */
+	for (i = 0; i < ATOMKMS_STRIPS; i++)
+		s->strips[i] = (struct atomkms_strip){
+			.px = ctx->tmp32 + s->tmp_len +
+			      (size_t)i * ATOMKMS_STRIP_LINES * w,
+		};
 }
 
 /* round(a * b / 255) and round(a * b / 65535), ties up, exact. */
@@ -727,6 +769,59 @@ static void atomkms_line_over8_alpha(const struct atomkms_line_ctx *ctx,
  * blend, straight from memory (an unrotated, aligned line in place, else
  * gathered), blended by atomkms_blend32().
  */
+/*
+ * The strip that holds output line @y of @job, read from @src, filling one
+ * if needed; NULL if none is free. @p: line @y's first pixel; @step:
+ * bytes from one pixel of the line to the next; @bstep: from one line's
+ * pixel to the next line's (4 or -4).
+ */
+static const u32 *
+atomkms_strip_line(const struct atomkms_line_ctx *ctx,
+		   const struct atomkms_plane_job *job,
+		   const struct atomkms_plane_src *src, s32 y, const u8 *p,
+		   ptrdiff_t step, ptrdiff_t bstep, u32 n)
+{
+	struct atomkms_strip *st = NULL;
+	u32 i, j, lines;
+	u32 k;
+
+	for (k = 0; k < ATOMKMS_STRIPS; k++) {
+		if (ctx->strips[k].job == job || !ctx->strips[k].job) {
+			st = &ctx->strips[k];
+			break;
+		}
+	}
+	if (!st)
+		return NULL;
+	if (st->job == job && st->map == src->map[0] && y >= st->y0 &&
+	    y < st->y1)
+		return st->px + (size_t)(y - st->y0) * ctx->width;
+	/* The lines from @y on, to the strip's size or the plane's end. */
+	lines = job->y2 - y;
+	if (lines > ATOMKMS_STRIP_LINES)
+		lines = ATOMKMS_STRIP_LINES;
+	for (i = 0; i < n; i++, p += step) {
+		const u8 *q = p;
+
+		/* Each line is a miss: ask for the lines ahead meanwhile. */
+		if (i + ATOMKMS_STRIP_AHEAD < n)
+			__builtin_prefetch(p + ATOMKMS_STRIP_AHEAD * step);
+		for (j = 0; j < lines; j++, q += bstep)
+			st->px[(size_t)j * ctx->width + i] = atomkms_load32(q);
+	}
+	st->job = job;
+	st->map = src->map[0];
+	st->y0 = y;
+	st->y1 = y + lines;
+	return st->px;
+}
+
+/*
+ * 8-bit frames: an unscaled XRGB8888 or ARGB8888 plane, any rotation and
+ * blend, straight from memory (an unrotated, aligned line in place; a
+ * plane rotated by 90 or 270 degrees through a strip; else gathered),
+ * blended by the frame's blend32 (include/atomkms_simd.h).
+ */
 static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
 				const struct atomkms_plane_job *job,
 				const struct atomkms_plane_src *src, s32 y)
@@ -738,12 +833,15 @@ static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
 	const u8 *p = src->map[0] + (ptrdiff_t)fy * src->pitch[0] +
 		      (ptrdiff_t)fx * 4;
 	ptrdiff_t step = (ptrdiff_t)job->mya * src->pitch[0] + job->mxa * 4;
+	ptrdiff_t bstep = (ptrdiff_t)job->myb * src->pitch[0] + job->mxb * 4;
 	u32 n = job->x2 - job->x1, i;
-	const u32 *line;
+	const u32 *line = NULL;
 
-	if (step == 4 && !((unsigned long)p & 3)) {
+	if (step == 4 && !((unsigned long)p & 3))
 		line = (const u32 *)p;
-	} else {
+	else if (bstep == 4 || bstep == -4)
+		line = atomkms_strip_line(ctx, job, src, y, p, step, bstep, n);
+	if (!line) {
 		for (i = 0; i < n; i++, p += step)
 			ctx->tmp32[i] = atomkms_load32(p);
 		line = ctx->tmp32;

@@ -8,7 +8,8 @@
  * starts. Then whole frames through atomkms_compose_frame() with each
  * level against the general path, and the vector sections: no line loop
  * outside begin/end, no section longer than its bound, the line hook
- * never inside one.
+ * never inside one; and a rotated plane's strips follow a flip that
+ * the line hook makes mid-frame.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,93 @@ static void test_sections(void)
 	CHECK(!hook_inside, "%u line hooks inside a section", hook_inside);
 }
 
+/* An async flip mid-frame onto a rotated plane: the strip reads it. */
+struct flip {
+	struct atomkms_frame_plane *fp;
+	const u8 *next;
+	u32 at;
+	u32 red_lines, blue_lines, bad;
+};
+
+static void flip_hook(void *ctx, u32 y)
+{
+	struct flip *fl = ctx;
+
+	if (y == fl->at)
+		fl->fp->src.map[0] = fl->next;
+}
+
+static void flip_sink(void *ctx, u32 y, const struct atomkms_px *line,
+		      u32 width)
+{
+	struct flip *fl = ctx;
+	u32 x;
+
+	for (x = 0; x < width; x++) {
+		bool red = line[x].r == 0xffff && !line[x].b;
+		bool blue = line[x].b == 0xffff && !line[x].r;
+
+		if (y < fl->at ? !red : !blue)
+			fl->bad++;
+	}
+	if (y < fl->at)
+		fl->red_lines++;
+	else
+		fl->blue_lines++;
+}
+
+static void test_rotated_flip(void)
+{
+	u32 w = 24, h = 40, l, i, at;
+	struct test_fb red, blue;
+	struct atomkms_plane_desc desc;
+	struct atomkms_plane_job job;
+	struct atomkms_frame_plane fp;
+	const char *why;
+	void *scratch = malloc(atomkms_compose_scratch_size(w));
+
+	atomkms_compose_scratch_init(scratch, w);
+	/* Framebuffers of the rotated size, h wide and w tall. */
+	test_fb_alloc(&red, ATOMKMS_FMT_XRGB8888, h, w, 8, NULL);
+	test_fb_alloc(&blue, ATOMKMS_FMT_XRGB8888, h, w, 8, NULL);
+	for (i = 0; i < w; i++) {
+		u32 x;
+
+		for (x = 0; x < h; x++) {
+			red.mem[0][i * red.pitch[0] + 4 * x + 2] = 0xff;
+			blue.mem[0][i * blue.pitch[0] + 4 * x] = 0xff;
+		}
+	}
+	test_desc_full(&desc, &red, 0, 0, w, h);
+	desc.dst_w = w;
+	desc.dst_h = h;
+	desc.rotation = ATOMKMS_ROTATE_90;
+	CHECK(!atomkms_plane_job_init(&job, &desc, &why), "job: %s", why);
+	for (l = 0; l < num_levels; l++) {
+		for (at = 1; at < h; at += 6) {
+			struct flip fl = { .fp = &fp, .next = blue.mem[0],
+					   .at = at };
+			struct atomkms_frame f = {
+				.width = w, .height = h, .num_planes = 1,
+				.planes = &fp, .simd = levels[l],
+				.line_sink = flip_sink, .sink_ctx = &fl,
+				.line_hook = flip_hook, .hook_ctx = &fl,
+			};
+
+			fp.job = &job;
+			test_fb_src(&red, &fp.src);
+			CHECK(!atomkms_compose_frame(&f, scratch), "compose");
+			CHECK(!fl.bad && fl.red_lines == at &&
+			      fl.blue_lines == h - at,
+			      "%s: rotated plane flipped at line %u: %u bad pixels",
+			      levels[l]->name, at, fl.bad);
+		}
+	}
+	test_fb_free(&red);
+	test_fb_free(&blue);
+	free(scratch);
+}
+
 int main(void)
 {
 	u32 l;
@@ -393,5 +481,6 @@ int main(void)
 	test_copy_xff();
 	test_frames();
 	test_sections();
+	test_rotated_flip();
 	return check_done("test_simd");
 }
