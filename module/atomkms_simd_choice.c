@@ -59,9 +59,10 @@ static bool atomkms_simd_forced;
 static struct atomkms_simd_candidate atomkms_simd_cands[3];
 static unsigned int atomkms_simd_num_cands;
 
-/* The longest FPU section, and how many, since load. */
+/* The longest FPU section, how many, and their total time, since load. */
 static atomic64_t atomkms_simd_fpu_max_ns = ATOMIC64_INIT(0);
 static atomic64_t atomkms_simd_fpu_sections = ATOMIC64_INIT(0);
+static atomic64_t atomkms_simd_fpu_total_ns = ATOMIC64_INIT(0);
 static DEFINE_PER_CPU(u64, atomkms_simd_fpu_t0);
 
 #ifdef CONFIG_X86_64
@@ -79,6 +80,7 @@ static void atomkms_simd_fpu_end(void)
 
 	kernel_fpu_end();
 	atomic64_inc(&atomkms_simd_fpu_sections);
+	atomic64_add(t, &atomkms_simd_fpu_total_ns);
 	while (t > max &&
 	       !atomic64_try_cmpxchg(&atomkms_simd_fpu_max_ns, &max, t))
 		;
@@ -215,6 +217,7 @@ int atomkms_simd_init(void)
 	/* The calibration's sections are not the compositor's. */
 	atomic64_set(&atomkms_simd_fpu_max_ns, 0);
 	atomic64_set(&atomkms_simd_fpu_sections, 0);
+	atomic64_set(&atomkms_simd_fpu_total_ns, 0);
 	return 0;
 }
 
@@ -230,19 +233,27 @@ const struct atomkms_simd_ops *atomkms_simd_get(void)
 
 static int atomkms_simd_show(struct seq_file *m, void *data)
 {
+	s64 n = atomic64_read(&atomkms_simd_fpu_sections);
 	unsigned int i;
 
 	seq_printf(m, "line loops: %s (%s)\n", atomkms_simd_chosen.name,
 		   atomkms_simd_forced ? "simd= parameter" : "timed at load");
-	for (i = 0; i < atomkms_simd_num_cands; i++)
-		seq_printf(m, "%s: %s, %u Mpx/s at load\n",
-			   atomkms_simd_cands[i].ops->name,
-			   atomkms_simd_cands[i].usable ? "usable" : "not on this CPU",
-			   atomkms_simd_cands[i].mpx);
-	seq_printf(m, "fpu sections: %lld\n",
-		   atomic64_read(&atomkms_simd_fpu_sections));
+	for (i = 0; i < atomkms_simd_num_cands; i++) {
+		const struct atomkms_simd_candidate *c = &atomkms_simd_cands[i];
+
+		if (!c->usable)
+			seq_printf(m, "%s: not on this CPU\n", c->ops->name);
+		else if (atomkms_simd_forced)
+			seq_printf(m, "%s: usable, not timed\n", c->ops->name);
+		else
+			seq_printf(m, "%s: usable, %u Mpx/s at load\n",
+				   c->ops->name, c->mpx);
+	}
+	seq_printf(m, "fpu sections: %lld\n", n);
 	seq_printf(m, "longest fpu section: %lld ns\n",
 		   atomic64_read(&atomkms_simd_fpu_max_ns));
+	seq_printf(m, "mean fpu section: %lld ns\n",
+		   n ? div64_s64(atomic64_read(&atomkms_simd_fpu_total_ns), n) : 0);
 	return 0;
 }
 
