@@ -23,7 +23,7 @@ insmod "$ko" simd=avx2 || { echo "FAIL insmod simd=avx2"; rc=1; }
 sleep 2
 run avx2
 rmmod atomkms || rc=1
-for bad in bogus; do
+for bad in bogus SSE2; do
 	if insmod "$ko" simd=$bad 2> /tmp/err; then
 		echo "FAIL simd=$bad loaded"; rc=1; rmmod atomkms
 	else
