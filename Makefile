@@ -147,10 +147,11 @@ shell: all
 DEBUG_KDIR := $(CACHE)/debug-kernel/obj
 module-debug:
 	@test -f "$(CACHE)/debug-kernel/stamp" || { echo "no debug kernel in $(CACHE)/debug-kernel: run make setup"; exit 1; }
-	@mkdir -p $(B)/debug-kmod/module/core $(B)/debug-kmod/module/tests $(B)/debug-kmod/include
+	@mkdir -p $(B)/debug-kmod/module/core/simd $(B)/debug-kmod/module/tests $(B)/debug-kmod/include
 	@cp -pu Kbuild $(B)/debug-kmod/
 	@cp -pu module/*.[ch] $(B)/debug-kmod/module/
 	@cp -pu module/core/*.c module/core/sources.mk $(B)/debug-kmod/module/core/
+	@cp -pu module/core/simd/*.[ch] $(B)/debug-kmod/module/core/simd/
 	@cp -pu module/tests/*.[ch] $(B)/debug-kmod/module/tests/
 	@cp -pu include/*.h $(B)/debug-kmod/include/
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR)/$(B)/debug-kmod modules
@@ -161,7 +162,7 @@ sparse:
 CHECKPATCH ?= $(CACHE)/checkpatch/scripts/checkpatch.pl
 checkpatch:
 	@qemu/setup.sh checkpatch
-	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h module/core/*.c module/tests/*.c module/tests/*.h include/*.h
+	$(CHECKPATCH) --no-tree --quiet --strict --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f module/*.c module/*.h module/core/*.c module/core/simd/*.[ch] module/tests/*.c module/tests/*.h include/*.h
 
 lint: sparse checkpatch
 
@@ -203,10 +204,11 @@ kdir:
 .PHONY: deb check-dkms
 deb:
 	rm -rf $(B)/deb
-	mkdir -p $(B)/deb/atomkms/module/core $(B)/deb/atomkms/include
+	mkdir -p $(B)/deb/atomkms/module/core/simd $(B)/deb/atomkms/include
 	cp -r Kbuild LICENSE dkms.conf dkms-recompress.sh debian $(B)/deb/atomkms/
 	cp module/*.[ch] $(B)/deb/atomkms/module/
 	cp module/core/*.c module/core/sources.mk $(B)/deb/atomkms/module/core/
+	cp module/core/simd/*.[ch] $(B)/deb/atomkms/module/core/simd/
 	cp include/*.h $(B)/deb/atomkms/include/
 	cd $(B)/deb/atomkms && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
 		{ tail -n 30 ../build.log; exit 1; }

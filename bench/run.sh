@@ -33,10 +33,26 @@ pkg-config --exists pixman-1 ||
 
 # The compositor core, exactly the files the module builds.
 core=$(make -s --no-print-directory -C "$top" core-srcs)
+# And its vector line loops (x86-64), each its own object with its flags.
+simd_levels=
+simd_def=
+case $(cc -dumpmachine) in
+x86_64*)
+	simd_levels=$(sed -n 's/^ATOMKMS_SIMD := //p' module/core/sources.mk)
+	simd_def=-DBENCH_SIMD ;;
+esac
 echo "bench: building $out/bench_compose (userspace: -O2)"
+mkdir -p "$out/user"
+uobjs=
+for l in $simd_levels; do
+	o=$out/user/atomkms_simd_$l.o
+	cc -O2 -g -Wall -Wextra -m"$l" -Iinclude -c -o "$o" \
+		"module/core/simd/atomkms_simd_$l.c"
+	uobjs="$uobjs $o"
+done
 # shellcheck disable=SC2046,SC2086
-cc -O2 -g -Wall -Wextra -Iinclude $(pkg-config --cflags pixman-1) \
-	-o "$out/bench_compose" bench/bench_compose.c $core \
+cc -O2 -g -Wall -Wextra $simd_def -Iinclude $(pkg-config --cflags pixman-1) \
+	-o "$out/bench_compose" bench/bench_compose.c $core $uobjs \
 	$(pkg-config --libs pixman-1)
 
 # The same core with the kernel's flags; the harness, pixman and memcpy
@@ -61,8 +77,18 @@ for f in $core; do
 		exit 1; }
 	kobjs="$kobjs $o"
 done
+for l in $simd_levels; do
+	o=$out/kflags/atomkms_simd_$l.o
+	eval "f=\$kcflags_$l"
+	# shellcheck disable=SC2154,SC2086
+	"$kcc" $f -Wall -Wextra -Iinclude -c -o "$o" \
+		"module/core/simd/atomkms_simd_$l.c" || {
+		echo "bench: atomkms_simd_$l.c does not compile with its kernel flags in userspace (above)" >&2
+		exit 1; }
+	kobjs="$kobjs $o"
+done
 # shellcheck disable=SC2046,SC2086
-cc -O2 -g -Wall -Wextra -no-pie -Iinclude $(pkg-config --cflags pixman-1) \
+cc -O2 -g -Wall -Wextra -no-pie $simd_def -Iinclude $(pkg-config --cflags pixman-1) \
 	$thunks -o "$out/bench_compose_kflags" bench/bench_compose.c \
 	bench/kthunks.S $kobjs $(pkg-config --libs pixman-1)
 

@@ -41,6 +41,8 @@
 #include "atomkms_crc.h"
 #include "atomkms_writeback.h"
 
+struct atomkms_simd_ops;
+
 /* DRM_MODE_ROTATE_* and DRM_MODE_REFLECT_* values. */
 #define ATOMKMS_ROTATE_0		BIT(0)
 #define ATOMKMS_ROTATE_90		BIT(1)
@@ -251,7 +253,11 @@ struct atomkms_frame_plane {
  *             may repoint the planes' sources to framebuffers of the same
  *             format, size and pitch (an async flip latching mid-frame, as
  *             on tearing hardware), never change their jobs
- * @hook_ctx: first argument of @line_hook
+ * @hook_ctx: first argument of @line_hook; the hook runs outside the
+ *            vector sections (include/atomkms_simd.h), so it may do what
+ *            they must not
+ * @simd: the line loops of packed 8-bit lines (include/atomkms_simd.h),
+ *        NULL for &atomkms_simd_scalar
  */
 struct atomkms_frame {
 	u32 width;
@@ -268,6 +274,7 @@ struct atomkms_frame {
 	void *sink_ctx;
 	void (*line_hook)(void *ctx, u32 y);
 	void *hook_ctx;
+	const struct atomkms_simd_ops *simd;
 };
 
 size_t atomkms_compose_scratch_size(u32 width);

@@ -27,6 +27,7 @@
 #include <drm/drm_vblank.h>
 
 #include "atomkms_drv.h"
+#include "atomkms_simd_choice.h"
 
 static unsigned int num_crtcs = 1;
 module_param(num_crtcs, uint, 0444);
@@ -297,6 +298,7 @@ VISIBLE_IF_KUNIT int atomkms_modeset_init(struct atomkms_device *akdev)
 	drm->mode_config.async_page_flip = true;
 	drm->mode_config.funcs = &atomkms_mode_config_funcs;
 	atomkms_limits_init_device(akdev);
+	atomkms_simd_debugfs_init(&akdev->drm);
 
 	for (i = 0; i < akdev->topo.num_crtcs; i++) {
 		ret = atomkms_pipe_create(akdev, i, &plane, &encoder,
@@ -534,6 +536,9 @@ static int __init atomkms_init(void)
 	const char *why = "";
 	int ret;
 
+	ret = atomkms_simd_init();
+	if (ret)
+		return ret;
 	memcpy(lp.num_scalers, num_scalers, sizeof(lp.num_scalers));
 	params.limits = &lp;
 	memcpy(params.refresh, refresh, sizeof(params.refresh));

@@ -27,6 +27,7 @@
 
 #include "atomkms_drv.h"
 #include "atomkms_scanout.h"
+#include "atomkms_simd_choice.h"
 
 /* Read at each frame: off, every frame is %ATOMKMS_FRAME_GENERAL. */
 static bool compose_fast_paths = true;
@@ -287,6 +288,7 @@ static void atomkms_scanout_worker(struct work_struct *work)
 	snap->frame.wb = r.wb_jobs ? &r.wb : NULL;
 	snap->frame.line_hook = atomkms_compose_line_hook;
 	snap->frame.hook_ctx = akcrtc;
+	snap->frame.simd = atomkms_simd_get();
 	ret = atomkms_compose_frame(&snap->frame, akcrtc->scanout.scratch);
 
 	/* An async flip that came in during the last line latches now. */

@@ -6,7 +6,15 @@
 # include/; it includes no kernel header but through atomkms_types.h.
 
 # The compositor: formats, plane jobs, composition, colour, CRC, writeback.
-ATOMKMS_COMPOSE_CORE := formats plane_job compose color crc writeback
+ATOMKMS_COMPOSE_CORE := formats plane_job compose simd color crc writeback
 # Everything pure C: the compositor, mode timing, EDIDs, the topology,
 # the simulated display-engine limits.
 ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology limits
+
+# The compositor's vector line loops (include/atomkms_simd.h), x86-64
+# only: module/core/simd/atomkms_simd_<level>.c, each compiled alone with
+# the flags that allow its vector registers (Kbuild's CFLAGS_..., and
+# ATOMKMS_SIMD_CFLAGS_<level> for the tests and the benchmark).
+ATOMKMS_SIMD := sse2 avx2
+ATOMKMS_SIMD_CFLAGS_sse2 := -msse2
+ATOMKMS_SIMD_CFLAGS_avx2 := -mavx2

@@ -1021,6 +1021,22 @@ static void capture_line(void *ctx, u32 y, const struct atomkms_px *line,
 
 bool core_compose_general;
 u32 core_compose_bpc;
+const struct atomkms_simd_ops *core_compose_simd;
+
+u32 test_simd_levels(const struct atomkms_simd_ops **ops)
+{
+	u32 n = 0;
+
+	ops[n++] = &atomkms_simd_scalar;
+#ifdef ATOMKMS_TEST_SIMD
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("sse2"))
+		ops[n++] = &atomkms_simd_sse2;
+	if (__builtin_cpu_supports("avx2"))
+		ops[n++] = &atomkms_simd_avx2;
+#endif
+	return n;
+}
 
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb)
@@ -1060,6 +1076,7 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 	if (atomkms_color_prepare(&color, sc->color))
 		f.color = &color;
 	f.bpc = (u8)core_compose_bpc;
+	f.simd = core_compose_simd;
 	f.crc = crc;
 	f.wb = wb;
 	if (out) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_simd.h"
 
 /*
  * A framebuffer in test memory. Each plane p holds exactly the bytes DRM's
@@ -113,6 +114,16 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 extern bool core_compose_general;
 /* The frame's &atomkms_frame.bpc (0: 8). */
 extern u32 core_compose_bpc;
+/* The frame's &atomkms_frame.simd (NULL: scalar). */
+extern const struct atomkms_simd_ops *core_compose_simd;
+
+/*
+ * The line loops this build and CPU can run (include/atomkms_simd.h):
+ * scalar, then SSE2 and AVX2 where the tests were built with them
+ * (ATOMKMS_TEST_SIMD, x86-64) and the CPU has them. Return: how many, at
+ * most 3, in @ops.
+ */
+u32 test_simd_levels(const struct atomkms_simd_ops **ops);
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 

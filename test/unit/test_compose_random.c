@@ -175,7 +175,8 @@ struct run {
 	int err;
 };
 
-static void run_core(struct scene *s, struct run *r, bool fast)
+static void run_core(struct scene *s, struct run *r, bool fast,
+		     const struct atomkms_simd_ops *simd)
 {
 	struct atomkms_writeback wb = { .fourcc = s->wb_fourcc };
 	u32 p;
@@ -191,9 +192,11 @@ static void run_core(struct scene *s, struct run *r, bool fast)
 		}
 	}
 	core_compose_general = !fast;
+	core_compose_simd = simd;
 	r->err = core_compose(&s->sc, r->img, &r->crc,
 			      s->wb_fourcc ? &wb : NULL);
 	core_compose_general = false;
+	core_compose_simd = NULL;
 }
 
 static bool same_run(const struct scene *s, const struct run *a,
@@ -217,7 +220,9 @@ static bool same_run(const struct scene *s, const struct run *a,
 
 static void test_random(u64 seed, u32 count)
 {
-	u32 i, bad_fast = 0, bad_ref = 0, compared = 0;
+	const struct atomkms_simd_ops *levels[3];
+	u32 num_levels = test_simd_levels(levels), l;
+	u32 i, bad_fast = 0, bad_ref = 0, compared = 0, bad_simd[3] = { 0 };
 
 	rng = seed;
 	for (i = 0; i < count; i++) {
@@ -233,12 +238,23 @@ static void test_random(u64 seed, u32 count)
 			 (unsigned long long)seed, i);
 		random_scene(s);
 		n = (size_t)s->sc.width * s->sc.height;
-		run_core(s, &fast, true);
-		run_core(s, &gen, false);
+		run_core(s, &fast, true, NULL);
+		run_core(s, &gen, false, NULL);
 		if (!same_run(s, &fast, &gen)) {
 			if (!bad_fast++)
 				printf("scene %u: fast path differs from general path\n",
 				       i);
+		}
+		/* The fast path on each vector level's line loops. */
+		for (l = 1; l < num_levels; l++) {
+			struct run v;
+
+			run_core(s, &v, true, levels[l]);
+			if (!same_run(s, &v, &gen) && !bad_simd[l]++)
+				printf("scene %u: %s fast path differs from general path\n",
+				       i, levels[l]->name);
+			free(v.img);
+			test_fb_free(&v.wb);
 		}
 		/* YCbCr is converted in double by the reference. */
 		if (!s->any_yuv || !s->sc.color) {
@@ -268,8 +284,15 @@ static void test_random(u64 seed, u32 count)
 	      (unsigned long long)seed, bad_fast, count);
 	CHECK(!bad_ref, "seed %llu: %u of %u scenes differ from the reference",
 	      (unsigned long long)seed, bad_ref, compared);
-	printf("random: seed %llu, %u scenes, %u also against the reference\n",
+	for (l = 1; l < num_levels; l++)
+		CHECK(!bad_simd[l], "seed %llu: %u of %u scenes differ %s fast vs general",
+		      (unsigned long long)seed, bad_simd[l], count,
+		      levels[l]->name);
+	printf("random: seed %llu, %u scenes, %u also against the reference; fast path on line loops:",
 	       (unsigned long long)seed, count, compared);
+	for (l = 0; l < num_levels; l++)
+		printf(" %s", levels[l]->name);
+	printf("\n");
 }
 
 static double now_ms(void)

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The compositor's vector line functions: one table of the line loops of
+ * 8-bit packed frames (atomkms_compose.c's mode32), filled by the scalar
+ * core, and by the SSE2 and AVX2 objects (module/core/simd/), built with
+ * their own per-object flags. Every entry gives the same bytes as the
+ * scalar one (test/unit/test_simd.c checks it).
+ *
+ * Who picks a table: the module, once at load (module/atomkms_simd_choice.c:
+ * the fastest the CPU runs, or the simd= parameter); the tests and the
+ * benchmark pass each in turn. A frame takes one through
+ * &struct atomkms_frame.simd.
+ *
+ * A vector table's functions use vector registers; the kernel lets code
+ * do that only between kernel_fpu_begin() and kernel_fpu_end(). The core
+ * calls them only between @begin and @end, which it calls around bounded
+ * chunks of lines (see atomkms_compose_frame()); userspace leaves both
+ * NULL. Nothing between them sleeps.
+ */
+#ifndef ATOMKMS_SIMD_H
+#define ATOMKMS_SIMD_H
+
+#include "atomkms_types.h"
+
+/**
+ * struct atomkms_simd_ops - the line loops of 8-bit packed frames
+ * @name: "scalar", "sse2", "avx2"
+ * @blend32: blend the n 0xAARRGGBB words @s onto the 0xXXRRGGBB line @d
+ *           with blend mode @op (ATOMKMS_BLEND_*) and 8-bit plane alpha
+ *           @pa: atomkms_compose.h's arithmetic at max = 255; the X bytes
+ *           of @d become junk, which no sink reads
+ * @copy_xff: @d = @s with X = 0xff, n words (XRGB8888 writeback)
+ * @stream_xff: the same, for frames larger than
+ *              %ATOMKMS_SIMD_STREAM_BYTES: the vector levels store past
+ *              the caches
+ * @begin: if not NULL, called before a chunk of lines that may call the
+ *         functions above (the module: kernel_fpu_begin())
+ * @end: called after it (the module: kernel_fpu_end())
+ */
+struct atomkms_simd_ops {
+	const char *name;
+	void (*blend32)(u32 op, u32 pa, const u32 *s, u32 *d, u32 n);
+	void (*copy_xff)(u32 *d, const u32 *s, u32 n);
+	void (*stream_xff)(u32 *d, const u32 *s, u32 n);
+	void (*begin)(void);
+	void (*end)(void);
+};
+
+/*
+ * A frame whose planes and writeback buffer hold more bytes than this
+ * does not stay in a CPU's caches from one frame to the next (a large
+ * L3's share): its writeback copy goes through @stream_xff.
+ */
+#define ATOMKMS_SIMD_STREAM_BYTES	(24u << 20)
+
+/* The scalar loops (module/core/atomkms_compose.c): any CPU. */
+extern const struct atomkms_simd_ops atomkms_simd_scalar;
+/* SSE2 (module/core/simd/atomkms_simd_sse2.c): every x86-64 CPU. */
+extern const struct atomkms_simd_ops atomkms_simd_sse2;
+/* AVX2 (module/core/simd/atomkms_simd_avx2.c): CPUs with AVX2 and OS support. */
+extern const struct atomkms_simd_ops atomkms_simd_avx2;
+
+/*
+ * The choice of a level (module/core/atomkms_simd.c): the module times
+ * atomkms_simd_calib_step() on each level for a few milliseconds at load,
+ * and keeps the fastest.
+ */
+#define ATOMKMS_SIMD_CALIB_PX	1024
+
+void atomkms_simd_calib_init(u32 *s, u32 *d);
+u32 atomkms_simd_calib_step(const struct atomkms_simd_ops *ops, const u32 *s,
+			    u32 *d);
+
+#endif /* ATOMKMS_SIMD_H */

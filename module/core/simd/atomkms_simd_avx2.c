@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The compositor's line loops in AVX2 (include/atomkms_simd.h), for CPUs
+ * with AVX2 whose OS saves the YMM state. Built with AVX2 allowed (Kbuild:
+ * CFLAGS_atomkms_simd_avx2.o; the tests and the benchmark: -mavx2); in
+ * the kernel, called only between kernel_fpu_begin() and
+ * kernel_fpu_end(). GCC ends each function that used YMM registers with
+ * vzeroupper.
+ */
+#include "atomkms_compose.h"
+#include "atomkms_simd.h"
+
+#ifdef __AVX2__
+/*
+ * The compiler's intrinsics; in the kernel, without the libc its
+ * mm_malloc.h includes (_mm_malloc() is not used).
+ */
+#ifdef __KERNEL__
+#define _MM_MALLOC_H_INCLUDED
+#endif
+#include <immintrin.h>
+
+#define V		__m256i
+#define W		8
+#define V_ALL		(-1)
+#define V_LOAD(p)	_mm256_loadu_si256((const V *)(p))
+#define V_STORE(p, v)	_mm256_storeu_si256((V *)(p), v)
+#define V_STREAM(p, v)	_mm256_stream_si256((V *)(p), v)
+#define V_SFENCE()	_mm_sfence()
+#define V_SET1_32(x)	_mm256_set1_epi32((int)(x))
+#define V_SET1_16(x)	_mm256_set1_epi16((short)(x))
+#define V_ZERO()	_mm256_setzero_si256()
+#define V_AND		_mm256_and_si256
+#define V_OR		_mm256_or_si256
+#define V_XOR		_mm256_xor_si256
+#define V_CMPEQ32	_mm256_cmpeq_epi32
+#define V_MOVEMASK	_mm256_movemask_epi8
+#define V_LO8		_mm256_unpacklo_epi8
+#define V_HI8		_mm256_unpackhi_epi8
+#define V_PACK16	_mm256_packus_epi16
+#define V_MULLO16	_mm256_mullo_epi16
+#define V_ADD16		_mm256_add_epi16
+#define V_MULHI16	_mm256_mulhi_epu16
+#define V_ADDS8		_mm256_adds_epu8
+/* One byte shuffle: bytes 6, 7 (the alpha lane) of each 8-byte pixel. */
+#define V_BCAST_A16(v)	_mm256_shuffle_epi8(v, _mm256_set_epi8(		\
+	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6,		\
+	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6))
+#define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
+
+#include "atomkms_simd_lines.h"
+
+const struct atomkms_simd_ops atomkms_simd_avx2 = {
+	.name = "avx2",
+	.blend32 = atomkms_avx2_blend32,
+	.copy_xff = atomkms_avx2_copy_xff,
+	.stream_xff = atomkms_avx2_stream_xff,
+};
+#endif

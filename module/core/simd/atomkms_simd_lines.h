@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The vector line loops of include/atomkms_simd.h, written once for
+ * either vector width: atomkms_simd_sse2.c (16-byte vectors, 4 pixels)
+ * and atomkms_simd_avx2.c (32 bytes, 8 pixels) define the intrinsics'
+ * names below and include this file. Every integer instruction used
+ * works within 128-bit lanes, so the AVX2 build is the SSE2 one twice
+ * over.
+ *
+ * Per pixel, the channels are widened to 16-bit lanes and multiplied as
+ * the scalar core does: mul8(x, a) = (t + (t >> 8)) >> 8 with
+ * t = x a + 0x80 (t < 65536: no lane overflows), and min(255, s + m) is a
+ * saturating byte add: the bytes equal atomkms_compose.c's.
+ *
+ * Expected from the includer: V (the vector type), W (pixels a vector),
+ * V_ALL (what V_MOVEMASK() returns when every byte's top bit is set),
+ * V_LOAD, V_STORE, V_STREAM (non-temporal, aligned), V_SFENCE,
+ * V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
+ * V_CMPEQ32, V_MOVEMASK, V_LO8, V_HI8 (interleave bytes with 0), V_PACK16
+ * (unsigned saturation), V_MULLO16, V_MULHI16 (unsigned), V_ADD16, V_ADDS8,
+ * V_BCAST_A16 (each pixel's alpha lane into its four lanes), and
+ * ATOMKMS_SIMD_NAME(x), the symbol prefix.
+ */
+
+/*
+ * atomkms_mul8() in every 16-bit lane, as (t * 257) >> 16: the high half
+ * of one multiply, equal to (t + (t >> 8)) >> 8 for every t < 65536.
+ */
+static __always_inline V atomkms_v_mul8(V x, V a)
+{
+	V t = V_ADD16(V_MULLO16(x, a), V_SET1_16(0x80));
+
+	return V_MULHI16(t, V_SET1_16(257));
+}
+
+/* 255 - x in every 16-bit lane holding 0..255. */
+static __always_inline V atomkms_v_inv8(V x)
+{
+	return V_XOR(x, V_SET1_16(0xff));
+}
+
+/* Premultiplied OVER, plane alpha 255, of one vector of pixels. */
+static __always_inline V atomkms_v_over(V s, V d)
+{
+	V z = V_ZERO(), a = V_SET1_32(0xff000000u);
+	V ns, lo, hi;
+
+	if (V_MOVEMASK(V_CMPEQ32(V_AND(s, a), a)) == V_ALL)
+		return s;			/* all opaque */
+	if (V_MOVEMASK(V_CMPEQ32(s, z)) == V_ALL)
+		return d;			/* all transparent */
+	/* 255 - alpha: the alpha bytes of ~s. */
+	ns = V_XOR(s, V_SET1_32(0xffffffffu));
+	lo = atomkms_v_mul8(V_LO8(d, z), V_BCAST_A16(V_LO8(ns, z)));
+	hi = atomkms_v_mul8(V_HI8(d, z), V_BCAST_A16(V_HI8(ns, z)));
+	return V_ADDS8(s, V_PACK16(lo, hi));
+}
+
+/*
+ * Blend mode @op at plane alpha @pav (a 16-bit lane vector of pa), one
+ * vector of pixels: the source's four lanes times pa (the alpha lane then
+ * holds a = mul8(sa, pa)), coverage multiplies again by a, and
+ * none takes a = pa.
+ */
+static __always_inline V atomkms_v_half(u32 op, V pav, V s16, V d16)
+{
+	V sm = atomkms_v_mul8(s16, pav), a;
+
+	if (op == ATOMKMS_BLEND_PIXEL_NONE) {
+		a = pav;
+	} else {
+		a = V_BCAST_A16(sm);
+		if (op == ATOMKMS_BLEND_COVERAGE)
+			sm = atomkms_v_mul8(s16, a);
+	}
+	return V_ADD16(sm, atomkms_v_mul8(d16, atomkms_v_inv8(a)));
+}
+
+static __always_inline V atomkms_v_blend(u32 op, V pav, V s, V d)
+{
+	V z = V_ZERO();
+
+	/* Each sum is at most 510: the pack saturates as min(255, .) does. */
+	return V_PACK16(atomkms_v_half(op, pav, V_LO8(s, z), V_LO8(d, z)),
+			atomkms_v_half(op, pav, V_HI8(s, z), V_HI8(d, z)));
+}
+
+/*
+ * One vector of pixels: @op 0xff is OVER at plane alpha 255, 0xfe a
+ * copy, else blend mode @op at plane alpha @pav.
+ */
+#define ATOMKMS_V_OVER	0xff
+#define ATOMKMS_V_COPY	0xfe
+
+static __always_inline V atomkms_v_pixels(u32 op, V pav, V s, V d)
+{
+	if (op == ATOMKMS_V_OVER)
+		return atomkms_v_over(s, d);
+	if (op == ATOMKMS_V_COPY)
+		return s;
+	return atomkms_v_blend(op, pav, s, d);
+}
+
+/* The line loop for one @op (a constant once inlined), tail included. */
+static __always_inline void atomkms_v_line(u32 op, u32 pa, const u32 *s,
+					   u32 *d, u32 n)
+{
+	V pav = V_SET1_16(pa);
+	u32 ts[W], td[W];
+	u32 i;
+
+	for (i = 0; i + W <= n; i += W) {
+		V v = atomkms_v_pixels(op, pav, V_LOAD(s + i), V_LOAD(d + i));
+
+		V_STORE(d + i, v);
+	}
+	if (i == n)
+		return;
+	/* The last n % W pixels, through a vector's worth on the stack. */
+	memset(ts, 0, sizeof(ts));
+	memset(td, 0, sizeof(td));
+	memcpy(ts, s + i, (n - i) * 4);
+	memcpy(td, d + i, (n - i) * 4);
+	V_STORE(td, atomkms_v_pixels(op, pav, V_LOAD(ts), V_LOAD(td)));
+	memcpy(d + i, td, (n - i) * 4);
+}
+
+static void ATOMKMS_SIMD_NAME(over)(const u32 *s, u32 *d, u32 n)
+{
+	atomkms_v_line(ATOMKMS_V_OVER, 255, s, d, n);
+}
+
+static void ATOMKMS_SIMD_NAME(copy)(const u32 *s, u32 *d, u32 n)
+{
+	atomkms_v_line(ATOMKMS_V_COPY, 255, s, d, n);
+}
+
+static void ATOMKMS_SIMD_NAME(premulti)(u32 pa, const u32 *s, u32 *d, u32 n)
+{
+	atomkms_v_line(ATOMKMS_BLEND_PREMULTI, pa, s, d, n);
+}
+
+static void ATOMKMS_SIMD_NAME(coverage)(u32 pa, const u32 *s, u32 *d, u32 n)
+{
+	atomkms_v_line(ATOMKMS_BLEND_COVERAGE, pa, s, d, n);
+}
+
+static void ATOMKMS_SIMD_NAME(none)(u32 pa, const u32 *s, u32 *d, u32 n)
+{
+	atomkms_v_line(ATOMKMS_BLEND_PIXEL_NONE, pa, s, d, n);
+}
+
+static void ATOMKMS_SIMD_NAME(blend32)(u32 op, u32 pa, const u32 *s, u32 *d,
+				       u32 n)
+{
+	switch (op) {
+	case ATOMKMS_BLEND_PREMULTI:
+		if (pa == 255)
+			ATOMKMS_SIMD_NAME(over)(s, d, n);
+		else
+			ATOMKMS_SIMD_NAME(premulti)(pa, s, d, n);
+		return;
+	case ATOMKMS_BLEND_COVERAGE:
+		ATOMKMS_SIMD_NAME(coverage)(pa, s, d, n);
+		return;
+	default:
+		if (pa == 255)
+			ATOMKMS_SIMD_NAME(copy)(s, d, n);
+		else
+			ATOMKMS_SIMD_NAME(none)(pa, s, d, n);
+		return;
+	}
+}
+
+static void ATOMKMS_SIMD_NAME(copy_xff)(u32 *d, const u32 *s, u32 n)
+{
+	V x = V_SET1_32(0xff000000u);
+	u32 i;
+
+	for (i = 0; i + W <= n; i += W)
+		V_STORE(d + i, V_OR(V_LOAD(s + i), x));
+	for (; i < n; i++)
+		d[i] = s[i] | 0xff000000u;
+}
+
+/*
+ * The writeback copy of a frame too large to stay in the caches: the
+ * stores bypass them (non-temporal, from the first aligned vector on), as
+ * memcpy does for large copies, which saves reading the destination's
+ * lines in first; an sfence orders them before whatever follows.
+ */
+static void ATOMKMS_SIMD_NAME(stream_xff)(u32 *d, const u32 *s, u32 n)
+{
+	V x = V_SET1_32(0xff000000u);
+	u32 i = 0;
+
+	for (; i < n && ((unsigned long)(d + i) & (sizeof(V) - 1)); i++)
+		d[i] = s[i] | 0xff000000u;
+	for (; i + W <= n; i += W)
+		V_STREAM(d + i, V_OR(V_LOAD(s + i), x));
+	for (; i < n; i++)
+		d[i] = s[i] | 0xff000000u;
+	V_SFENCE();
+}

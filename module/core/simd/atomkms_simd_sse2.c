@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The compositor's line loops in SSE2 (include/atomkms_simd.h), for every
+ * x86-64 CPU. Built with SSE2 allowed (Kbuild: CFLAGS_atomkms_simd_sse2.o;
+ * the tests and the benchmark: -msse2); in the kernel, called only
+ * between kernel_fpu_begin() and kernel_fpu_end().
+ */
+#include "atomkms_compose.h"
+#include "atomkms_simd.h"
+
+#ifdef __SSE2__
+/*
+ * The compiler's intrinsics; in the kernel, without the libc its
+ * mm_malloc.h includes (_mm_malloc() is not used).
+ */
+#ifdef __KERNEL__
+#define _MM_MALLOC_H_INCLUDED
+#endif
+#include <emmintrin.h>
+
+#define V		__m128i
+#define W		4
+#define V_ALL		0xffff
+#define V_LOAD(p)	_mm_loadu_si128((const V *)(p))
+#define V_STORE(p, v)	_mm_storeu_si128((V *)(p), v)
+#define V_STREAM(p, v)	_mm_stream_si128((V *)(p), v)
+#define V_SFENCE()	_mm_sfence()
+#define V_SET1_32(x)	_mm_set1_epi32((int)(x))
+#define V_SET1_16(x)	_mm_set1_epi16((short)(x))
+#define V_ZERO()	_mm_setzero_si128()
+#define V_AND		_mm_and_si128
+#define V_OR		_mm_or_si128
+#define V_XOR		_mm_xor_si128
+#define V_CMPEQ32	_mm_cmpeq_epi32
+#define V_MOVEMASK	_mm_movemask_epi8
+#define V_LO8		_mm_unpacklo_epi8
+#define V_HI8		_mm_unpackhi_epi8
+#define V_PACK16	_mm_packus_epi16
+#define V_MULLO16	_mm_mullo_epi16
+#define V_ADD16		_mm_add_epi16
+#define V_MULHI16	_mm_mulhi_epu16
+#define V_ADDS8		_mm_adds_epu8
+#define V_BCAST_A16(v)	_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xff), 0xff)
+#define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
+
+#include "atomkms_simd_lines.h"
+
+const struct atomkms_simd_ops atomkms_simd_sse2 = {
+	.name = "sse2",
+	.blend32 = atomkms_sse2_blend32,
+	.copy_xff = atomkms_sse2_copy_xff,
+	.stream_xff = atomkms_sse2_stream_xff,
+};
+#endif
