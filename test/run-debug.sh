@@ -8,12 +8,14 @@
 #                                  short fuzzer run, one pass of fault
 #                                  injection and a short lifecycle run; a
 #                                  second one (the clients image) with 3
-#                                  lifecycle cycles under weston
+#                                  lifecycle cycles under weston; a third
+#                                  with the SIMD levels forced
 #        test/run-debug.sh full    make check-debug: the unit tests under
 #                                  ASan and UBSan, the same guest parts at
 #                                  full length (fuzzer 100,000 operations,
 #                                  lifecycle 100 cycles, 10 under weston),
-#                                  the guest tests at 3 CRTCs, and
+#                                  the SIMD levels, the guest tests at 3
+#                                  CRTCs, and
 #                                  test/igt/debug.list
 # Prints each part's "NAME: N passed, N failed" line; guest logs stay in
 # build/guest/debug-*.
@@ -49,10 +51,21 @@ guest() {
 	fi
 }
 
+# simd_levels NAME: the SIMD line loops, which the TCG guest's load-time
+# choice never picks (scalar wins there), forced: test-writeback and
+# test-crc on SSE2, then on AVX2, with lockdep and preemption debugging
+# watching every kernel_fpu_begin() section; then bad simd= values
+# (qemu/jobs/simd-levels.sh). About 90 s of guest time.
+simd_levels() {
+	guest "$1" 900 "simd=sse2" -- sh qemu/jobs/simd-levels.sh \
+		/host/build/debug-kmod/atomkms.ko
+}
+
 run() {
 case $mode in
 short)
 	guest debug 1500 "" -- sh qemu/jobs/debug-stage.sh /host/build/guest/debug short
+	simd_levels debug-simd
 	guest debug-weston 900 "" --image clients --no-module -- \
 		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-weston 3 3
 	;;
@@ -68,6 +81,7 @@ full)
 	done
 	guest debug-full-weston 3000 "" --image clients --no-module -- \
 		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-full-weston 10
+	simd_levels debug-full-simd
 	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" -- \
 		sh qemu/jobs/debug-stage.sh /host/build/guest/debug-3crtc full guest-tests
 	echo "== igt (test/igt/debug.list, debug kernel)"

@@ -6,11 +6,16 @@
 # /host/build/debug-kmod/atomkms.ko under --kernel debug.
 ko=$1
 rc=0
+passed=0 failed=0
+# count OK|FAIL: one result of this script's closing count line.
+count() {
+	if [ "$1" = OK ]; then passed=$((passed + 1)); else failed=$((failed + 1)); rc=1; fi
+}
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 run() {
 	for t in test-writeback test-crc; do
 		echo "=== $1 $t"
-		timeout 300 /host/build/bin/$t || { echo "FAIL $1 $t"; rc=1; }
+		if timeout 300 /host/build/bin/$t; then count OK; else echo "FAIL $1 $t"; count FAIL; fi
 	done
 	for f in /sys/kernel/debug/dri/*/atomkms_simd; do
 		echo "== $1 $f"
@@ -18,19 +23,20 @@ run() {
 	done
 }
 run sse2
-rmmod atomkms || rc=1
-insmod "$ko" simd=avx2 || { echo "FAIL insmod simd=avx2"; rc=1; }
+rmmod atomkms || count FAIL
+if insmod "$ko" simd=avx2; then count OK; else echo "FAIL insmod simd=avx2"; count FAIL; fi
 sleep 2
 run avx2
-rmmod atomkms || rc=1
+rmmod atomkms || count FAIL
 for bad in bogus SSE2; do
 	if insmod "$ko" simd=$bad 2> /tmp/err; then
-		echo "FAIL simd=$bad loaded"; rc=1; rmmod atomkms
+		echo "FAIL simd=$bad loaded"; count FAIL; rmmod atomkms
 	else
-		echo "simd=$bad refused: $(cat /tmp/err)"
+		echo "simd=$bad refused: $(cat /tmp/err)"; count OK
 	fi
 done
-insmod "$ko" || rc=1
+insmod "$ko" || count FAIL
 sleep 2
 dmesg | grep "atomkms: .*simd\|line loops"
+echo "simd-levels: $passed passed, $failed failed"
 exit $rc
