@@ -98,6 +98,8 @@ static void atomkms_limits_fill_crtcs(struct drm_atomic_state *state,
 		atomkms_timing_from_mode(&t, &cs->adjusted_mode, false);
 		lc->clock_khz = t.clock_khz;
 		lc->refresh_mhz = atomkms_timing_refresh_mhz(&t);
+		/* Its fit, from atomkms_scaling_check(), ran before. */
+		lc->panel_fitter = to_atomkms_crtc_state(cs)->fit.mode != 0;
 	}
 }
 
