@@ -84,6 +84,11 @@ $(B)/bin/test-writeback: test/guest/test-writeback.c test/guest/tap.h userspace/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -Iinclude -o $@ userspace/drmutil.c $< $(CORE_SRCS) $(DRM_LIBS) -lm
 
+# test-scaling compares fitted writeback frames with the core's panel fitter.
+$(B)/bin/test-scaling: test/guest/test-scaling.c test/guest/tap.h userspace/drmutil.c userspace/drmutil.h $(CORE_SRCS) $(wildcard include/atomkms_*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -Iuserspace -Itest/guest -Iinclude -o $@ userspace/drmutil.c $< $(CORE_SRCS) $(DRM_LIBS) -lm
+
 # The clients stage's checker hashes clients' screenshots with the module's
 # frame CRC (test/clients/frame-check.c).
 $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/drmutil.h module/core/atomkms_crc.c include/atomkms_crc.h

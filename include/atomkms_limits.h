@@ -142,11 +142,15 @@ struct atomkms_limits {
  * @clock_khz: its mode's pixel clock
  * @refresh_mhz: its mode's refresh rate in mHz (clock x 10^6 / (htotal x
  *               vtotal)), for the bandwidth
+ * @panel_fitter: its output is scaled to the monitor's native size (the
+ *                connector's scaling mode): one of its scalers, as on
+ *                Intel's pipes, counted in num_scalers and max_scalers
  */
 struct atomkms_limits_crtc {
 	bool active;
 	u32 clock_khz;
 	u32 refresh_mhz;
+	bool panel_fitter;
 };
 
 /**

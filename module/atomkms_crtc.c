@@ -169,6 +169,9 @@ atomkms_crtc_duplicate_state(struct drm_crtc *crtc)
 	state->timing = to_atomkms_crtc_state(crtc->state)->timing;
 	state->tile_group = to_atomkms_crtc_state(crtc->state)->tile_group;
 	state->bpc = to_atomkms_crtc_state(crtc->state)->bpc;
+	state->fit = to_atomkms_crtc_state(crtc->state)->fit;
+	state->fit_buf =
+		atomkms_fit_buf_get(to_atomkms_crtc_state(crtc->state)->fit_buf);
 	state->wb_queued = false;
 	return &state->base;
 }
@@ -177,6 +180,7 @@ static void atomkms_crtc_destroy_state(struct drm_crtc *crtc,
 				       struct drm_crtc_state *state)
 {
 	__drm_atomic_helper_crtc_destroy_state(state);
+	atomkms_fit_buf_put(to_atomkms_crtc_state(state)->fit_buf);
 	kfree(to_atomkms_crtc_state(state));
 }
 

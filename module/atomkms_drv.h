@@ -15,6 +15,7 @@
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 #include <linux/iosys-map.h>
+#include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
@@ -29,6 +30,7 @@
 #include <drm/drm_writeback.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_fit.h"
 #include "atomkms_hdcp.h"
 #include "atomkms_hdr.h"
 #include "atomkms_scanout.h"
@@ -90,6 +92,21 @@ struct atomkms_plane_state {
 };
 
 /**
+ * struct atomkms_fit_buf - the intermediate image of a fitted frame
+ * @ref: held by each CRTC state that fits and by the composition
+ *       reading it (atomkms_fit_buf_get(), atomkms_fit_buf_put())
+ * @size: bytes of @data
+ * @data: the image (atomkms_fit_compose()), allocated at atomic check so
+ *        that no frame allocates; only the CRTC's ordered compositor
+ *        queue writes it
+ */
+struct atomkms_fit_buf {
+	struct kref ref;
+	size_t size;
+	u8 data[];
+};
+
+/**
  * struct atomkms_crtc_state - our CRTC state
  * @base: the DRM CRTC state
  * @timing: frame lengths of the adjusted mode, derived in atomic_check:
@@ -111,6 +128,10 @@ struct atomkms_plane_state {
  * @bpc: the output depth, 8 or 10 bits per channel, chosen in atomic_check
  *       from its display connectors' &drm_connector_state.max_bpc (8 with
  *       none); the frame's CRC covers this many bits
+ * @fit: the panel fitter (atomkms_scaling.c): @fit.mode 0 when the mode
+ *       goes to the monitor as it is, else how the mode-size frame is
+ *       fitted into the native raster; derived at atomic check
+ * @fit_buf: the intermediate image while fitting, else NULL
  */
 struct atomkms_crtc_state {
 	struct drm_crtc_state base;
@@ -123,6 +144,8 @@ struct atomkms_crtc_state {
 	bool wb_queued;
 	int tile_group;
 	u8 bpc;
+	struct atomkms_fit fit;
+	struct atomkms_fit_buf *fit_buf;
 };
 
 /**
@@ -179,6 +202,11 @@ struct atomkms_crtc {
  *       mode_config mutex), read by the CRTCs' atomic_check
  * @hdcp: its content protection (atomkms_hdcp.c)
  * @hdr: its monitor does HDR (atomkms_hdr.c), fixed for the device's life
+ * @native_lock: protects @native and @has_native, written at each probe
+ *               (under the mode_config mutex), read by atomic checks
+ * @native: its native mode, the preferred one of its last probe, if
+ *          @has_native (atomkms_scaling.c)
+ * @has_native: it has one (a monitor with a preferred mode)
  */
 struct atomkms_output {
 	struct drm_encoder encoder;
@@ -188,6 +216,9 @@ struct atomkms_output {
 	bool vrr;
 	struct atomkms_hdcp hdcp;
 	bool hdr;
+	spinlock_t native_lock; /* see @native_lock above */
+	struct drm_display_mode native;
+	bool has_native;
 };
 
 /**
@@ -341,6 +372,17 @@ void atomkms_monitor_set_hdcp_delay(struct platform_device *pdev,
 				    unsigned int index, unsigned int delay_ms);
 int atomkms_monitor_restore(struct atomkms_device *akdev,
 			    const struct atomkms_platdata *pd);
+
+/* atomkms_scaling.c */
+int atomkms_scaling_attach(struct drm_connector *connector);
+void atomkms_scaling_note_native(struct atomkms_output *out);
+int atomkms_scaling_connector_check(struct drm_connector *connector,
+				    struct drm_atomic_state *state);
+int atomkms_scaling_check(struct drm_atomic_state *state);
+void atomkms_scaling_output_size(const struct atomkms_crtc_state *akstate,
+				 u32 *w, u32 *h);
+struct atomkms_fit_buf *atomkms_fit_buf_get(struct atomkms_fit_buf *buf);
+void atomkms_fit_buf_put(struct atomkms_fit_buf *buf);
 
 /* atomkms_configfs.c */
 int atomkms_configfs_init(void);

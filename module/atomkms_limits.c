@@ -16,6 +16,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_blend.h>
 #include <drm/drm_debugfs.h>
 #include <drm/drm_modeset_lock.h>
 #include <drm/drm_print.h>
@@ -97,6 +98,8 @@ static void atomkms_limits_fill_crtcs(struct drm_atomic_state *state,
 		atomkms_timing_from_mode(&t, &cs->adjusted_mode, false);
 		lc->clock_khz = t.clock_khz;
 		lc->refresh_mhz = atomkms_timing_refresh_mhz(&t);
+		/* Its fit, from atomkms_scaling_check(), ran before. */
+		lc->panel_fitter = to_atomkms_crtc_state(cs)->fit.mode != 0;
 	}
 }
 
@@ -138,12 +141,44 @@ static void atomkms_limits_fill_planes(struct drm_atomic_state *state,
 	}
 }
 
+/*
+ * drm_atomic_helper_check(), with the panel fitter and fastsets
+ * (atomkms_scaling_check()) between the modeset and the plane checks:
+ * the planes are checked against the mode the CRTC gets, and a mode
+ * change that needs no modeset no longer asks for one.
+ */
+static int atomkms_helper_check(struct drm_device *dev,
+				struct drm_atomic_state *state)
+{
+	int ret;
+
+	ret = drm_atomic_helper_check_modeset(dev, state);
+	if (ret)
+		return ret;
+	ret = atomkms_scaling_check(state);
+	if (ret)
+		return ret;
+	if (dev->mode_config.normalize_zpos) {
+		ret = drm_atomic_normalize_zpos(dev, state);
+		if (ret)
+			return ret;
+	}
+	ret = drm_atomic_helper_check_planes(dev, state);
+	if (ret)
+		return ret;
+	/* No self refresh here: drm_self_refresh_helper_alter_state() is moot. */
+	if (state->legacy_cursor_update)
+		state->async_update = !drm_atomic_helper_async_check(dev, state);
+	return 0;
+}
+
 /**
  * atomkms_atomic_check - the device's atomic check (mode_config's)
  * @dev: the device
  * @state: the state to check
  *
- * drm_atomic_helper_check() first: it checks the modesets, then each
+ * drm_atomic_helper_check() first (with atomkms_scaling_check() inside
+ * it): it checks the modesets, then each
  * plane and CRTC, which derive what the limits judge (each plane's
  * visibility and clipped sizes). Then, if the device has a profile, the
  * state of the whole device after this commit is judged against it
@@ -160,7 +195,7 @@ int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_state *state)
 	struct atomkms_limits_work *w;
 	int ret;
 
-	ret = drm_atomic_helper_check(dev, state);
+	ret = atomkms_helper_check(dev, state);
 	if (ret || !akdev->limits_on)
 		return ret;
 	ret = atomkms_limits_lock_all(state);

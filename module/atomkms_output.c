@@ -46,12 +46,29 @@ static void atomkms_connector_debugfs_init(struct drm_connector *connector,
 static void atomkms_connector_reset(struct drm_connector *connector)
 {
 	drm_atomic_helper_connector_reset(connector);
-	if (connector->state)
+	if (connector->state) {
 		connector->state->max_requested_bpc = ATOMKMS_OUTPUT_DEFAULT_BPC;
+		/* Full aspect at reset, as i915's eDP (atomkms_scaling.c). */
+		connector->state->scaling_mode = DRM_MODE_SCALE_ASPECT;
+	}
+}
+
+/* Probe, then note the native mode the panel fitter fits to. */
+static int atomkms_connector_fill_modes(struct drm_connector *connector,
+					u32 max_width, u32 max_height)
+{
+	int count;
+
+	count = drm_helper_probe_single_connector_modes(connector, max_width,
+							max_height);
+	atomkms_scaling_note_native(container_of(connector,
+						 struct atomkms_output,
+						 connector));
+	return count;
 }
 
 static const struct drm_connector_funcs atomkms_connector_funcs = {
-	.fill_modes		= drm_helper_probe_single_connector_modes,
+	.fill_modes		= atomkms_connector_fill_modes,
 	.reset			= atomkms_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
@@ -317,6 +334,9 @@ static int atomkms_connector_atomic_check(struct drm_connector *connector,
 		container_of(connector, struct atomkms_output, connector);
 	int ret;
 
+	ret = atomkms_scaling_connector_check(connector, state);
+	if (ret)
+		return ret;
 	if (out->hdr) {
 		ret = atomkms_hdr_atomic_check(connector, state);
 		if (ret)
@@ -586,6 +606,7 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &atomkms_connector_helper_funcs);
+	spin_lock_init(&out->native_lock);
 	/*
 	 * The core gives Virtual connectors no EDID property (every other
 	 * type has one); ours carry an EDID like a monitor's, so they need
@@ -637,6 +658,11 @@ int atomkms_output_create(struct atomkms_device *akdev, unsigned int index)
 	if (ret)
 		return ret;
 	out->connector.state->max_requested_bpc = ATOMKMS_OUTPUT_DEFAULT_BPC;
+
+	/* "scaling mode", Full aspect at reset: the panel fitter. */
+	ret = atomkms_scaling_attach(&out->connector);
+	if (ret)
+		return ret;
 
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)

@@ -75,6 +75,8 @@ static void atomkms_snapshot_take(struct atomkms_frame_snapshot *snap,
 			atomkms_job_plane_state(state->planes[i].job)->base.plane;
 	}
 	snap->color = state->color;
+	snap->fit = state->fit;
+	snap->fit_buf = atomkms_fit_buf_get(state->fit_buf);
 	snap->blobs[0] = cs->degamma_lut;
 	snap->blobs[1] = cs->ctm;
 	snap->blobs[2] = cs->gamma_lut;
@@ -92,6 +94,8 @@ static void atomkms_snapshot_release(struct atomkms_frame_snapshot *snap)
 		drm_framebuffer_put(snap->fbs[i]);
 	for (i = 0; i < ARRAY_SIZE(snap->blobs); i++)
 		drm_property_blob_put(snap->blobs[i]);
+	atomkms_fit_buf_put(snap->fit_buf);
+	snap->fit_buf = NULL;
 }
 
 static void atomkms_send_event(struct drm_crtc *crtc,
@@ -289,7 +293,14 @@ static void atomkms_scanout_worker(struct work_struct *work)
 	snap->frame.line_hook = atomkms_compose_line_hook;
 	snap->frame.hook_ctx = akcrtc;
 	snap->frame.simd = atomkms_simd_get();
-	ret = atomkms_compose_frame(&snap->frame, akcrtc->scanout.scratch);
+	if (snap->fit.mode && snap->fit_buf)
+		ret = atomkms_fit_compose(&snap->frame, &snap->fit,
+					  snap->fit_buf->data,
+					  snap->fit_buf->size,
+					  akcrtc->scanout.scratch);
+	else
+		ret = atomkms_compose_frame(&snap->frame,
+					    akcrtc->scanout.scratch);
 
 	/* An async flip that came in during the last line latches now. */
 	spin_lock_irq(&akcrtc->scanout.lock);

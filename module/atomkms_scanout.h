@@ -12,9 +12,11 @@
 #include <linux/workqueue.h>
 
 #include "atomkms_compose.h"
+#include "atomkms_fit.h"
 
 struct atomkms_crtc;
 struct atomkms_crtc_state;
+struct atomkms_fit_buf;
 struct drm_crtc;
 struct drm_framebuffer;
 struct drm_pending_vblank_event;
@@ -31,6 +33,8 @@ struct drm_property_blob;
  * @fbs: references on the framebuffers the planes read
  * @owners: the plane each of @planes belongs to
  * @blobs: references on the DEGAMMA_LUT, CTM and GAMMA_LUT blobs
+ * @fit: the panel fitter's geometry (@fit.mode 0: none)
+ * @fit_buf: a reference on the intermediate image while fitting
  *
  * Taken under &atomkms_scanout.lock, so a composition never reads a
  * state that a commit or an async cursor update is changing or freeing.
@@ -43,6 +47,8 @@ struct atomkms_frame_snapshot {
 	struct drm_framebuffer *fbs[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_plane *owners[ATOMKMS_COMPOSE_MAX_PLANES];
 	struct drm_property_blob *blobs[3];
+	struct atomkms_fit fit;
+	struct atomkms_fit_buf *fit_buf;
 };
 
 /**

@@ -57,26 +57,20 @@ static int atomkms_wb_atomic_check(struct drm_connector *connector,
 	struct drm_connector_state *conn_state =
 		drm_atomic_get_new_connector_state(state, connector);
 	struct drm_crtc_state *crtc_state;
-	struct drm_framebuffer *fb;
 
 	if (!conn_state->writeback_job || !conn_state->writeback_job->fb ||
 	    !conn_state->crtc)
 		return 0;
 
-	/* The job is armed by the CRTC's flush: make sure it is in the commit. */
+	/*
+	 * The job is armed by the CRTC's flush: make sure it is in the
+	 * commit. Its framebuffer's size is checked against the CRTC's
+	 * output (the native raster when fitting) by atomkms_scaling_check(),
+	 * once every CRTC's fit is known.
+	 */
 	crtc_state = drm_atomic_get_crtc_state(state, conn_state->crtc);
 	if (IS_ERR(crtc_state))
 		return PTR_ERR(crtc_state);
-	fb = conn_state->writeback_job->fb;
-	if (fb->width != crtc_state->mode.hdisplay ||
-	    fb->height != crtc_state->mode.vdisplay) {
-		drm_dbg_atomic(connector->dev,
-			       "[CONNECTOR:%d:%s] writeback fb %ux%u, mode %ux%u\n",
-			       connector->base.id, connector->name, fb->width,
-			       fb->height, crtc_state->mode.hdisplay,
-			       crtc_state->mode.vdisplay);
-		return -EINVAL;
-	}
 	return drm_atomic_helper_check_wb_connector_state(connector, state);
 }
 

@@ -673,7 +673,7 @@ static bool atomkms_limits_counts_ok(const struct atomkms_limits *l,
 {
 	u32 planes[ATOMKMS_TOPO_MAX_CRTCS] = { 0 };
 	u32 scaled[ATOMKMS_TOPO_MAX_CRTCS] = { 0 };
-	u32 i, all_scaled = 0;
+	u32 i, pfit, all_scaled = 0;
 
 	for (i = 0; i < s->num_planes; i++) {
 		planes[s->planes[i].crtc]++;
@@ -682,6 +682,10 @@ static bool atomkms_limits_counts_ok(const struct atomkms_limits *l,
 			all_scaled++;
 		}
 	}
+	/* A panel fitter takes one of its CRTC's scalers. */
+	for (i = 0; i < s->num_crtcs; i++)
+		if (s->crtcs[i].active && s->crtcs[i].panel_fitter)
+			all_scaled++;
 	if (s->num_planes > l->max_active_planes) {
 		atomkms_why_add(w,
 				"max_active_planes: %u plane%s visible, limit %u",
@@ -697,10 +701,12 @@ static bool atomkms_limits_counts_ok(const struct atomkms_limits *l,
 					l->max_crtc_planes);
 			return false;
 		}
-		if (scaled[i] > l->num_scalers[i]) {
+		pfit = s->crtcs[i].active && s->crtcs[i].panel_fitter;
+		if (scaled[i] + pfit > l->num_scalers[i]) {
 			atomkms_why_add(w,
-					"num_scalers: CRTC %u scales %u plane%s, %u scaler%s",
+					"num_scalers: CRTC %u scales %u plane%s%s, %u scaler%s",
 					i, scaled[i], atomkms_s(scaled[i]),
+					pfit ? " and its output" : "",
 					l->num_scalers[i],
 					atomkms_s(l->num_scalers[i]));
 			return false;

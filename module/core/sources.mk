@@ -5,8 +5,9 @@
 # `make core-srcs`): one list, read by all of them. Its headers are in
 # include/; it includes no kernel header but through atomkms_types.h.
 
-# The compositor: formats, plane jobs, composition, colour, CRC, writeback.
-ATOMKMS_COMPOSE_CORE := formats plane_job compose simd color crc writeback
+# The compositor: formats, plane jobs, composition, colour, CRC, writeback,
+# the panel fitter.
+ATOMKMS_COMPOSE_CORE := formats plane_job compose simd color crc writeback fit
 # Everything pure C: the compositor, mode timing, EDIDs, the topology,
 # the simulated display-engine limits.
 ATOMKMS_CORE := $(ATOMKMS_COMPOSE_CORE) timing vblank edid topology limits

@@ -228,6 +228,26 @@ static void test_scaler_counts(void)
 	l.max_scalers = 0;
 	REFUSED("scaled, no scaler in all", &l, &s,
 		"max_scalers: 1 plane scales, 0 scalers in all");
+
+	/* A panel fitter is one of its CRTC's scalers (the max counts it). */
+	l = unlimited();
+	l.num_scalers[0] = 1;
+	l.max_scalers = 1;
+	s = state(2);
+	add(&s, 0, PRI, XR24, 640, 480, 640, 480);
+	s.crtcs[0].panel_fitter = true;
+	ACCEPTED("a panel fitter, 1 scaler", &l, &s);
+	s.planes[0].dst_w = 320;
+	REFUSED("a panel fitter and a scaled plane, 1 scaler", &l, &s,
+		"num_scalers: CRTC 0 scales 1 plane and its output, 1 scaler");
+	s.planes[0].dst_w = 640;
+	add(&s, 1, PRI, XR24, 640, 480, 320, 240);
+	REFUSED("a panel fitter and a scaled plane elsewhere, 1 in all", &l, &s,
+		"max_scalers: 2 planes scale, 1 scaler in all");
+	s.crtcs[0].active = false;
+	s.num_planes = 0;
+	add(&s, 1, PRI, XR24, 640, 480, 320, 240);
+	ACCEPTED("an inactive CRTC's fitter counts nothing", &l, &s);
 }
 
 static void test_scaler_limits(void)

@@ -20,7 +20,7 @@ $(B)/unit/simd/atomkms_simd_%.o: module/core/simd/atomkms_simd_%.c \
 COMPOSE_DEPS := $(COMPOSE_SRCS) $(wildcard include/atomkms_*.h) \
 	test/unit/check.h test/unit/ref_compose.h test/unit/unit.mk
 COMPOSE_UNITS := $(addprefix $(B)/unit/,test_formats test_compose \
-	test_compose_random test_compose_guard test_simd)
+	test_compose_random test_compose_guard test_simd test_fit)
 COMPOSE_PIXMAN_UNITS := $(B)/unit/test_compose_pixman
 PIXMAN_CFLAGS := $(shell pkg-config --cflags pixman-1 2>/dev/null)
 PIXMAN_LIBS := $(shell pkg-config --libs pixman-1 2>/dev/null)
