@@ -113,6 +113,15 @@ void ref_writeback(const struct atomkms_px *img, u32 width, u32 height,
 extern bool core_compose_general;
 /* The frame's &atomkms_frame.bpc (0: 8). */
 extern u32 core_compose_bpc;
+/*
+ * Above 1: the frame in that many bands (atomkms_compose_band()), each
+ * with its own scratch, started in an order drawn from the random state
+ * core_compose_order, each on a thread of its own with
+ * core_compose_threads, the CRC taken from the bands in reverse.
+ */
+extern u32 core_compose_bands;
+extern bool core_compose_threads;
+extern u64 core_compose_order;
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 
