@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Banded composition: a CRTC's frame, when it is large enough to pay, is
- * split into bands of whole CRC chunks (atomkms_band_split()) composed at
- * once, band 0 by the CRTC's own composition work and the others by band
- * workers on an unbound, high priority workqueue; the composition work
- * waits for them all, then takes the frame's CRC from the bands
- * (atomkms_compose_crc(): the same value whatever the split) before it
- * reports CRCs or signals writeback.
+ * composed by several workers at once, the CRTC's own composition work
+ * and band workers on an unbound, high priority workqueue. The frame is
+ * cut into %ATOMKMS_BANDS_PER_WORKER bands of whole CRC chunks a worker
+ * (atomkms_band_split()), and each worker takes the next band left until
+ * none is, so that a worker held back (a vCPU the host does not run, an
+ * interrupt) leaves its share to the others. The composition work waits
+ * for its workers, then takes the frame's CRC from the bands
+ * (atomkms_compose_crc(): the same value whatever the split and whoever
+ * composed which band) before it reports CRCs or signals writeback.
  *
  * Each worker has line buffers of its own, allocated with the CRTC for
  * its widest mode, so that no frame allocates. The workers a CRTC gets
@@ -62,23 +65,36 @@ module_param(compose_band_pixels, uint, 0644);
 MODULE_PARM_DESC(compose_band_pixels,
 		 "Smallest frame, in pixels, composed by several workers (default 2073600, 1920x1080)");
 
+/* Compose the bands left, one at a time; return the first error. */
+static int atomkms_bands_take(struct atomkms_bands *bands, void *scratch)
+{
+	unsigned int i;
+	int ret = 0, err;
+
+	while ((i = atomic_fetch_inc(&bands->next)) < bands->parts) {
+		err = atomkms_compose_band(bands->frame, scratch,
+					   &bands->band[i]);
+		if (!ret)
+			ret = err;
+	}
+	return ret;
+}
+
 static void atomkms_band_work(struct work_struct *work)
 {
 	struct atomkms_band_worker *w =
 		container_of(work, struct atomkms_band_worker, work);
-	struct atomkms_bands *bands = w->bands;
 
-	w->ret = atomkms_compose_band(bands->frame, w->scratch,
-				      &bands->band[w->index]);
+	w->ret = atomkms_bands_take(w->bands, w->scratch);
 }
 
 /**
- * atomkms_bands_plan - how many bands a frame is composed in
+ * atomkms_bands_plan - how many workers compose a frame
  * @bands: the CRTC's bands
  * @frame: the frame
  *
  * Return: 1 for a frame smaller than compose_band_pixels, else the
- * bands compose_workers asks for (0: one a CPU online), within the
+ * workers compose_workers asks for (0: one a CPU online), within the
  * workers the CRTC has and the frame's CRC chunks.
  */
 unsigned int atomkms_bands_plan(const struct atomkms_bands *bands,
@@ -96,12 +112,12 @@ unsigned int atomkms_bands_plan(const struct atomkms_bands *bands,
 }
 
 /**
- * atomkms_bands_compose - compose a frame in bands, and wait for them
+ * atomkms_bands_compose - compose a frame by several workers, and wait
  * @bands: the CRTC's bands
  * @frame: the frame; with @n > 1 its &atomkms_frame.line_hook, if set,
  *         runs in every band, on several CPUs at once
- * @scratch: the CRTC's own line buffers, for band 0
- * @n: the bands, from atomkms_bands_plan()
+ * @scratch: the CRTC's own line buffers, for the bands the caller takes
+ * @n: the workers, the caller among them, from atomkms_bands_plan()
  *
  * Return: 0, the frame composed and its CRC in @frame->crc if asked, or
  * the error of a band (atomkms_compose_band()).
@@ -117,11 +133,16 @@ int atomkms_bands_compose(struct atomkms_bands *bands,
 		return atomkms_compose_frame(frame, scratch);
 
 	bands->frame = frame;
-	for (i = 0; i < n; i++)
-		atomkms_band_split(&bands->band[i], frame->height, n, i);
+	bands->parts = min_t(u32, n * ATOMKMS_BANDS_PER_WORKER,
+			     DIV_ROUND_UP(frame->height,
+					  ATOMKMS_CRC_CHUNK_LINES));
+	for (i = 0; i < bands->parts; i++)
+		atomkms_band_split(&bands->band[i], frame->height,
+				   bands->parts, i);
+	atomic_set(&bands->next, 0);
 	for (i = 1; i < n; i++)
 		queue_work(bands->wq, &bands->workers[i - 1].work);
-	ret = atomkms_compose_band(frame, scratch, &bands->band[0]);
+	ret = atomkms_bands_take(bands, scratch);
 	for (i = 1; i < n; i++) {
 		flush_work(&bands->workers[i - 1].work);
 		if (!ret)
@@ -129,7 +150,7 @@ int atomkms_bands_compose(struct atomkms_bands *bands,
 	}
 	bands->frame = NULL;
 	if (!ret && frame->crc)
-		*frame->crc = atomkms_compose_crc(bands->band, n);
+		*frame->crc = atomkms_compose_crc(bands->band, bands->parts);
 	return ret;
 }
 
@@ -187,7 +208,6 @@ int atomkms_bands_init(struct drm_device *drm, struct atomkms_bands *bands,
 			return ret;
 		INIT_WORK(&w->work, atomkms_band_work);
 		w->bands = bands;
-		w->index = i + 1;
 	}
 	bands->wq = alloc_workqueue("atomkms-crtc%u-bands",
 				    WQ_UNBOUND | WQ_HIGHPRI, 0, index);

@@ -6,28 +6,33 @@
 #ifndef ATOMKMS_BANDS_H
 #define ATOMKMS_BANDS_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "atomkms_compose.h"
 
-/* Most bands a frame is split into: the CRTC's own worker and 7 more. */
+/* Most workers a frame is composed by: the CRTC's own and 7 more. */
 #define ATOMKMS_MAX_BANDS	8
+/*
+ * Bands a frame is cut into for each worker: a worker that the host or
+ * the scheduler holds back leaves its share to the others.
+ */
+#define ATOMKMS_BANDS_PER_WORKER	4
+#define ATOMKMS_MAX_PARTS	(ATOMKMS_MAX_BANDS * ATOMKMS_BANDS_PER_WORKER)
 
 struct atomkms_bands;
 
 /**
- * struct atomkms_band_worker - one band composed on the bands' workqueue
- * @work: composes @bands->band[@index] of @bands->frame
+ * struct atomkms_band_worker - a worker of the bands' workqueue
+ * @work: composes the bands of @bands->frame it takes, until none is left
  * @bands: the CRTC's bands
- * @index: its band, from 1 (band 0 is the CRTC's own worker's)
  * @scratch: its line buffers, sized for the CRTC's widest mode
- * @ret: atomkms_compose_band()'s result
+ * @ret: the first error of atomkms_compose_band(), or 0
  */
 struct atomkms_band_worker {
 	struct work_struct work;
 	struct atomkms_bands *bands;
-	unsigned int index;
 	void *scratch;
 	int ret;
 };
@@ -38,8 +43,9 @@ struct atomkms_band_worker {
  * @workers: the workers of bands 1 to @count, allocated at CRTC creation
  * @count: entries in @workers: what the machine's CPUs can use
  * @frame: the frame being composed, while the bands run
- * @band: the bands of @frame and their shares of its CRC, band 0 the
- *        caller's
+ * @parts: the bands @frame is cut into, %ATOMKMS_BANDS_PER_WORKER a worker
+ * @next: the next band to take, for the CRTC's work and its workers
+ * @band: the bands of @frame and their shares of its CRC
  *
  * Used by the CRTC's composition work alone (an ordered queue), which
  * waits for every band it queued before it returns.
@@ -49,7 +55,9 @@ struct atomkms_bands {
 	struct atomkms_band_worker *workers;
 	unsigned int count;
 	const struct atomkms_frame *frame;
-	struct atomkms_band band[ATOMKMS_MAX_BANDS];
+	unsigned int parts;
+	atomic_t next;
+	struct atomkms_band band[ATOMKMS_MAX_PARTS];
 };
 
 int atomkms_bands_init(struct drm_device *drm, struct atomkms_bands *bands,

@@ -283,28 +283,28 @@ static void atomkms_scanout_worker(struct work_struct *work)
 	struct drm_pending_vblank_event *event;
 	struct atomkms_scanout *so = &akcrtc->scanout;
 	struct atomkms_scanout_round r;
-	unsigned int i, bands;
+	unsigned int i, workers;
 	u64 value = 0, t0, ns;
 	int ret;
 
 	if (!atomkms_scanout_claim(akcrtc, &r))
 		return;
 
-	bands = atomkms_bands_plan(&so->bands, &snap->frame);
+	workers = atomkms_bands_plan(&so->bands, &snap->frame);
 	snap->frame.crc = r.crc ? &value : NULL;
 	snap->frame.wb = r.wb_jobs ? &r.wb : NULL;
-	snap->frame.line_hook = bands == 1 ? atomkms_compose_line_hook : NULL;
+	snap->frame.line_hook = workers == 1 ? atomkms_compose_line_hook : NULL;
 	snap->frame.hook_ctx = akcrtc;
 	t0 = ktime_get_ns();
 	ret = atomkms_bands_compose(&so->bands, &snap->frame, so->scratch,
-				    bands);
+				    workers);
 	ns = ktime_get_ns() - t0;
 
 	/* An async flip that came in during the last line latches now. */
 	spin_lock_irq(&akcrtc->scanout.lock);
 	if (!ret) {
 		so->stats.frames++;
-		so->stats.bands = bands;
+		so->stats.workers = workers;
 		so->stats.last_ns = ns;
 		so->stats.max_ns = max(so->stats.max_ns, ns);
 		so->stats.total_ns += ns;
@@ -449,8 +449,8 @@ static int atomkms_compose_time_show(struct seq_file *m, void *unused)
 	spin_lock_irq(&akcrtc->scanout.lock);
 	st = akcrtc->scanout.stats;
 	spin_unlock_irq(&akcrtc->scanout.lock);
-	seq_printf(m, "frames=%llu bands=%u last_us=%llu avg_us=%llu max_us=%llu\n",
-		   st.frames, st.bands, div_u64(st.last_ns, 1000),
+	seq_printf(m, "frames=%llu workers=%u last_us=%llu avg_us=%llu max_us=%llu\n",
+		   st.frames, st.workers, div_u64(st.last_ns, 1000),
 		   st.frames ? div64_u64(st.total_ns, st.frames * 1000) : 0,
 		   div_u64(st.max_ns, 1000));
 	return 0;

@@ -49,14 +49,14 @@ struct atomkms_frame_snapshot {
 /**
  * struct atomkms_compose_stats - the time compositions take
  * @frames: compositions timed
- * @bands: the bands of the last one
+ * @workers: the workers that composed the last one
  * @last_ns: the last one's time, from its first line to its CRC
  * @max_ns: the longest
  * @total_ns: their sum
  */
 struct atomkms_compose_stats {
 	u64 frames;
-	unsigned int bands;
+	unsigned int workers;
 	u64 last_ns;
 	u64 max_ns;
 	u64 total_ns;
