@@ -32,9 +32,10 @@
  * Properties: deterministic and the same in every build; X bytes ignored;
  * every step is a bijection of the lane for a fixed word and injective in
  * the word for a fixed lane, the chaining is a bijection of each lane, and
- * the sum and fmix64() are bijections of each chunk's hash, so two frames that differ in one pixel always give different values
- * (bar the folds). Two changes in one lane cancel only if the second
- * undoes the lane difference the first left, which is spread: for a change
+ * the sum and fmix64() are bijections of each chunk's hash, so two frames
+ * that differ in one pixel always give different values (bar the folds).
+ * Two changes in one lane cancel only if the second undoes the lane
+ * difference the first left, which is spread: for a change
  * of +1, +256 or +65536 in either pixel of a word, the likeliest lane
  * difference one step later has a probability below 2e-6 over 2^22 random
  * lane states (without the first shift, a change in the high pixel left
