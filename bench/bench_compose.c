@@ -29,6 +29,11 @@
  *                                 exit (for valgrind --tool=callgrind);
  *                                 scalar line loops unless LEVEL (sse2,
  *                                 avx2) says otherwise
+ *   bench_compose --bands SCENE WIDTH HEIGHT K N
+ *                                 compose K frames with CRC in N bands
+ *                                 (atomkms_compose_band()) on N threads,
+ *                                 and print the median wall-clock ms a
+ *                                 frame, and the CRC
  *
  * The line loops (include/atomkms_simd.h): the tables time the scalar
  * ones, and with BENCH_SIMD (the SSE2 and AVX2 objects linked in) each
@@ -41,6 +46,7 @@
  */
 #define _GNU_SOURCE
 #include <pixman.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -775,6 +781,86 @@ static int count_mode(int argc, char **argv)
 	return 0;
 }
 
+struct band_thread {
+	struct scene *s;
+	struct atomkms_band band;
+	void *scratch;
+	pthread_t t;
+};
+
+static void *band_run(void *arg)
+{
+	struct band_thread *b = arg;
+
+	if (atomkms_compose_band(&b->s->frame, b->scratch, &b->band)) {
+		fprintf(stderr, "bench_compose: band failed\n");
+		exit(1);
+	}
+	return NULL;
+}
+
+/* --bands: K frames in N bands on N threads (band 0 on this one). */
+static int bands_mode(int argc, char **argv)
+{
+	struct band_thread b[16];
+	struct atomkms_band bands[16];
+	struct scene s;
+	double *ms;
+	int id, k, i, n, frames;
+
+	if (argc < 7 || (n = atoi(argv[6])) < 1 || n > 16 ||
+	    (frames = atoi(argv[5])) < 1) {
+		fprintf(stderr, "usage: %s --bands SCENE WIDTH HEIGHT K N (N 1..16)\n",
+			argv[0]);
+		return 2;
+	}
+	for (id = 0; id < NUM_SCENES; id++)
+		if (!strcmp(argv[2], scene_id[id]))
+			break;
+	if (id == NUM_SCENES) {
+		fprintf(stderr, "bench_compose: unknown scene %s\n", argv[2]);
+		return 2;
+	}
+	scene_init(&s, id, atoi(argv[3]), atoi(argv[4]), false);
+	s.frame.crc = &s.crc;
+	ms = xalloc(frames * sizeof(*ms));
+	for (i = 0; i < n; i++) {
+		b[i].s = &s;
+		b[i].scratch = xalloc(atomkms_compose_scratch_size(s.frame.width));
+		atomkms_compose_scratch_init(b[i].scratch, s.frame.width);
+	}
+	for (k = -1; k < frames; k++) {	/* frame -1 warms up */
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (i = 0; i < n; i++)
+			atomkms_band_split(&b[i].band, s.frame.height, n, i);
+		for (i = 1; i < n; i++)
+			if (pthread_create(&b[i].t, NULL, band_run, &b[i])) {
+				fprintf(stderr, "bench_compose: no thread\n");
+				return 1;
+			}
+		band_run(&b[0]);
+		for (i = 1; i < n; i++)
+			pthread_join(b[i].t, NULL);
+		for (i = 0; i < n; i++)
+			bands[i] = b[i].band;
+		s.crc = atomkms_compose_crc(bands, n);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (k >= 0)
+			ms[k] = (t1.tv_sec - t0.tv_sec) * 1e3 +
+				(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	}
+	qsort(ms, frames, sizeof(*ms), cmp_double);
+	printf("bands %d ms %.3f crc %016llx\n", n, ms[frames / 2],
+	       (unsigned long long)s.crc);
+	for (i = 0; i < n; i++)
+		free(b[i].scratch);
+	free(ms);
+	scene_fini(&s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *targets = NULL;
@@ -782,6 +868,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--count"))
 		return count_mode(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "--bands"))
+		return bands_mode(argc, argv);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-q")) {
 			min_samples = 5;

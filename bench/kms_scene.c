@@ -5,10 +5,14 @@
  * (source "auto") for a while and report how many arrived against the
  * vblank rate. Run inside the guest by bench/guest-bench.sh.
  *
- * Usage: kms_scene [--scene a|b] [--mode WxH] [--seconds S]
+ * Usage: kms_scene [--scene a|b] [--mode WxH] [--seconds S] [--move-cursor 1]
  *   a  opaque XRGB8888 primary alone
  *   b  primary + 2 full-screen premultiplied ARGB8888 overlays with
  *      per-pixel alpha + a 64x64 ARGB8888 cursor (bench_compose's scene b)
+ *   --move-cursor 1: scene b's cursor moves by a pixel every frame (a
+ *      nonblocking commit after each flip event), so every frame the
+ *      compositor really composes has a CRC of its own: crc_distinct_per_s
+ *      counts them
  *
  * Output: "key=value" lines on stdout (parsed by bench/guest.sh).
  * Built with userspace/drmutil.c (device, properties, atomic requests,
@@ -114,6 +118,35 @@ static void print_zpos(uint32_t id)
 	drmModeFreeProperty(zp);
 }
 
+/* --move-cursor: the cursor plane, its CRTC and framebuffer, and its moves. */
+static struct {
+	uint32_t plane, crtc, x0, y0;
+	const struct fmt_fb *fb;
+	unsigned long moves;
+	int pending;
+} mover;
+
+/* The next position of the cursor, committed without blocking. */
+static void cursor_move(void)
+{
+	static struct areq r;
+
+	areq_init(&r, fd);
+	set_plane(&r, mover.plane, mover.crtc, mover.fb,
+		  mover.x0 + mover.moves % 256, mover.y0);
+	or_die(areq_commit(&r, DRM_MODE_PAGE_FLIP_EVENT |
+			   DRM_MODE_ATOMIC_NONBLOCK, NULL), "cursor commit");
+	mover.pending = 1;
+	mover.moves++;
+}
+
+static void cursor_flipped(int fd_, unsigned int seq, unsigned int sec,
+			   unsigned int usec, unsigned int crtc, void *data)
+{
+	(void)fd_, (void)seq, (void)sec, (void)usec, (void)crtc, (void)data;
+	mover.pending = 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *drv = getenv("ATOMKMS_DRIVER"), *scene = "b";
@@ -121,6 +154,7 @@ int main(int argc, char **argv)
 	uint32_t primary = 0, cursor = 0, ovl[2] = { 0 }, novl = 0, blob;
 	int crtc_idx = -1, nplanes, user_mode = 0;
 	double seconds = 5;
+	int move = 0;
 	drmModeModeInfo mode;
 	drmModeRes *res;
 	drmModePlaneRes *pres;
@@ -136,6 +170,8 @@ int main(int argc, char **argv)
 			sscanf(argv[i + 1], "%ux%u", &want_w, &want_h);
 		else if (!strcmp(argv[i], "--seconds"))
 			seconds = atof(argv[i + 1]);
+		else if (!strcmp(argv[i], "--move-cursor"))
+			move = atoi(argv[i + 1]);
 	}
 
 	/* The device driven by $ATOMKMS_DRIVER, universal planes, atomic. */
@@ -281,14 +317,35 @@ int main(int argc, char **argv)
 		size_t ll = 0;
 		int k;
 
+		drmEventContext ev = { .version = 3,
+				       .page_flip_handler2 = cursor_flipped };
+
 		or_die(crc_reader_init(&crc, fd, crtc_idx), "CRC directory");
 		or_die(crc_reader_start(&crc), "CRC source auto");
+		if (move && nplanes == 4) {
+			mover.plane = cursor;
+			mover.crtc = crtc_id;
+			mover.fb = &fbs[3];
+			mover.x0 = mode.hdisplay / 2 + 100;
+			mover.y0 = mode.vdisplay / 2 - 32;
+			cursor_move();
+		}
 		t0 = mono_now();
 		while (mono_now() - t0 < seconds) {
-			struct pollfd pf = { .fd = crc.data, .events = POLLIN };
+			struct pollfd pf[2] = {
+				{ .fd = crc.data, .events = POLLIN },
+				{ .fd = fd, .events = POLLIN },
+			};
 			ssize_t n;
 
-			if (poll(&pf, 1, 200) <= 0)
+			if (poll(pf, mover.plane ? 2 : 1, 200) <= 0)
+				continue;
+			if (pf[1].revents & POLLIN) {
+				drmHandleEvent(fd, &ev);
+				if (!mover.pending)
+					cursor_move();
+			}
+			if (!(pf[0].revents & POLLIN))
 				continue;
 			/* crc/data is open O_NONBLOCK: EAGAIN is no data yet. */
 			n = read(crc.data, buf, sizeof(buf));
@@ -338,6 +395,8 @@ int main(int argc, char **argv)
 				lastcrc = crc;
 			}
 		}
+		while (mover.pending && wait_event(fd, &ev, 1000) > 0)
+			;
 		crc_reader_stop(&crc);
 		nominal = mode_refresh(&mode);
 		printf("crc_lines=%lu frames=%lu..%lu gaps=%lu missing=%lu crc_changes=%lu crc0=%016lx\n",
@@ -345,9 +404,10 @@ int main(int argc, char **argv)
 		if (lines > 1 && tlast > tfirst) {
 			double el = tlast - tfirst;
 
-			printf("elapsed=%.3f crc_per_s=%.3f vblank_per_s=%.3f nominal_hz=%.3f crc_per_vblank=%.4f\n",
+			printf("elapsed=%.3f crc_per_s=%.3f vblank_per_s=%.3f nominal_hz=%.3f crc_per_vblank=%.4f crc_distinct_per_s=%.3f cursor_moves=%lu\n",
 			       el, (lines - 1 - nb0) / el, (last - b0) / el, nominal,
-			       (double)(lines - 1) / (double)(last - first));
+			       (double)(lines - 1) / (double)(last - first),
+			       changes / el, mover.moves);
 		} else {
 			printf("elapsed=0 crc_per_s=0 vblank_per_s=0 nominal_hz=%.3f crc_per_vblank=0\n",
 			       nominal);

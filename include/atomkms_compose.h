@@ -244,7 +244,9 @@ struct atomkms_frame_plane {
  * @bpc: the output depth in bits per channel the CRC covers: 10, or 8
  *       (0 reads as 8); writeback takes the composed pixels in its own
  *       format whatever it is
- * @crc: if not NULL, receives the frame's CRC (see atomkms_compose_frame())
+ * @crc: if not NULL, receives the frame's CRC from atomkms_compose_frame()
+ *       (see atomkms_compose_crc()); atomkms_compose_band() only reads
+ *       whether it is set
  * @wb: if not NULL, the writeback framebuffer, @width x @height
  * @line_sink: if not NULL, called with every composed output line, after
  *             the colour pipeline (for tests and debugging)
@@ -277,8 +279,32 @@ struct atomkms_frame {
 	const struct atomkms_simd_ops *simd;
 };
 
+/**
+ * struct atomkms_band - lines of a frame composed on their own
+ * @y0: first line
+ * @y1: the line after the last: the band is [@y0, @y1)
+ * @crc: the band's share of the frame's CRC (atomkms_crc.h)
+ * @deep: the same for the frame's 10-bit deviation words
+ * @deep_any: some deviation word of the band is not 0
+ *
+ * A frame split into bands (atomkms_band_split()) composes them with one
+ * scratch buffer each, at once or in any order (atomkms_compose_band()),
+ * and takes its CRC from them all (atomkms_compose_crc()).
+ */
+struct atomkms_band {
+	u32 y0;
+	u32 y1;
+	struct atomkms_crc crc;
+	struct atomkms_crc deep;
+	u32 deep_any;
+};
+
 size_t atomkms_compose_scratch_size(u32 width);
 int atomkms_compose_scratch_init(void *scratch, u32 width);
+void atomkms_band_split(struct atomkms_band *band, u32 height, u32 n, u32 i);
+int atomkms_compose_band(const struct atomkms_frame *frame, void *scratch,
+			 struct atomkms_band *band);
+u64 atomkms_compose_crc(const struct atomkms_band *bands, u32 n);
 int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch);
 
 #endif /* ATOMKMS_COMPOSE_H */

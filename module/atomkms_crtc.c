@@ -204,6 +204,12 @@ static void atomkms_crtc_print_state(struct drm_printer *p,
 		   container_of(state, struct atomkms_crtc_state, base)->bpc);
 }
 
+static int atomkms_crtc_late_register(struct drm_crtc *crtc)
+{
+	atomkms_scanout_debugfs_init(to_atomkms_crtc(crtc));
+	return 0;
+}
+
 static const struct drm_crtc_funcs atomkms_crtc_funcs = {
 	.set_config		= drm_atomic_helper_set_config,
 	.page_flip		= drm_atomic_helper_page_flip,
@@ -218,6 +224,7 @@ static const struct drm_crtc_funcs atomkms_crtc_funcs = {
 	.set_crc_source		= atomkms_crc_set_source,
 	.verify_crc_source	= atomkms_crc_verify_source,
 	.get_crc_sources	= atomkms_crc_get_sources,
+	.late_register		= atomkms_crtc_late_register,
 };
 
 static enum drm_mode_status

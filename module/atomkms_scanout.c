@@ -9,9 +9,13 @@
  * work; the work composes the committed state that atomic_flush published
  * and emits one CRC entry per frame it covers, so frames it fell behind on
  * are still reported with their own numbers. A queued writeback job gets
- * the next frame composed into its buffer, then its fence signalled.
+ * the next frame composed into its buffer, then its fence signalled. A
+ * large frame is composed in bands by several workers (atomkms_bands.c),
+ * which the work waits for.
  */
 #include <linux/circ_buf.h>
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -122,11 +126,13 @@ static bool atomkms_fb_same_layout(const struct drm_framebuffer *a,
 }
 
 /*
- * Called by the core before each line. An async flip that came in while
- * this composition runs latches here, as on hardware that flips mid-scanout:
- * the rest of the frame reads the new framebuffers, and only then does the
- * flip's event go out, so userspace never writes into a buffer this frame
- * still reads.
+ * Called by the core before each line of a frame composed in one band.
+ * An async flip that came in while this composition runs latches here, as
+ * on hardware that flips mid-scanout: the rest of the frame reads the new
+ * framebuffers, and only then does the flip's event go out, so userspace
+ * never writes into a buffer this frame still reads. A frame composed in
+ * several bands at once has no such hook: it reads the framebuffers it
+ * started with to the end, and the flip's event goes out after it.
  */
 static void atomkms_compose_line_hook(void *ctx, u32 y)
 {
@@ -280,30 +286,42 @@ static void atomkms_scanout_worker(struct work_struct *work)
 	struct atomkms_frame_snapshot *snap = &akcrtc->scanout.snap;
 	struct drm_crtc *crtc = &akcrtc->base;
 	struct drm_pending_vblank_event *event;
+	struct atomkms_scanout *so = &akcrtc->scanout;
 	struct atomkms_scanout_round r;
-	unsigned int i;
-	u64 value = 0;
+	unsigned int i, workers;
+	u64 value = 0, t0, ns;
 	int ret;
 
 	if (!atomkms_scanout_claim(akcrtc, &r))
 		return;
 
+	/* A fitted frame is two passes of one worker (atomkms_fit_compose()). */
+	workers = snap->fit.mode && snap->fit_buf ? 1 :
+		  atomkms_bands_plan(&so->bands, &snap->frame);
 	snap->frame.crc = r.crc ? &value : NULL;
 	snap->frame.wb = r.wb_jobs ? &r.wb : NULL;
-	snap->frame.line_hook = atomkms_compose_line_hook;
+	snap->frame.line_hook = workers == 1 ? atomkms_compose_line_hook : NULL;
 	snap->frame.hook_ctx = akcrtc;
 	snap->frame.simd = atomkms_simd_get();
+	t0 = ktime_get_ns();
 	if (snap->fit.mode && snap->fit_buf)
 		ret = atomkms_fit_compose(&snap->frame, &snap->fit,
 					  snap->fit_buf->data,
-					  snap->fit_buf->size,
-					  akcrtc->scanout.scratch);
+					  snap->fit_buf->size, so->scratch);
 	else
-		ret = atomkms_compose_frame(&snap->frame,
-					    akcrtc->scanout.scratch);
+		ret = atomkms_bands_compose(&so->bands, &snap->frame,
+					    so->scratch, workers);
+	ns = ktime_get_ns() - t0;
 
 	/* An async flip that came in during the last line latches now. */
 	spin_lock_irq(&akcrtc->scanout.lock);
+	if (!ret) {
+		so->stats.frames++;
+		so->stats.workers = workers;
+		so->stats.last_ns = ns;
+		so->stats.max_ns = max(so->stats.max_ns, ns);
+		so->stats.total_ns += ns;
+	}
 	akcrtc->scanout.composing = false;
 	event = akcrtc->scanout.async_event;
 	akcrtc->scanout.async_event = NULL;
@@ -432,6 +450,64 @@ const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
 	return atomkms_crc_sources;
 }
 
+/*
+ * debugfs atomkms_compose_time: the compositions since the CRTC was made
+ * or the file last written to, timed from the first line to the CRC.
+ */
+static int atomkms_compose_time_show(struct seq_file *m, void *unused)
+{
+	struct atomkms_crtc *akcrtc = m->private;
+	struct atomkms_compose_stats st;
+
+	spin_lock_irq(&akcrtc->scanout.lock);
+	st = akcrtc->scanout.stats;
+	spin_unlock_irq(&akcrtc->scanout.lock);
+	seq_printf(m, "frames=%llu workers=%u last_us=%llu avg_us=%llu max_us=%llu\n",
+		   st.frames, st.workers, div_u64(st.last_ns, 1000),
+		   st.frames ? div64_u64(st.total_ns, st.frames * 1000) : 0,
+		   div_u64(st.max_ns, 1000));
+	return 0;
+}
+
+static int atomkms_compose_time_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, atomkms_compose_time_show, inode->i_private);
+}
+
+/* Any write starts the counts again. */
+static ssize_t atomkms_compose_time_write(struct file *file,
+					  const char __user *buf, size_t len,
+					  loff_t *ppos)
+{
+	struct atomkms_crtc *akcrtc =
+		((struct seq_file *)file->private_data)->private;
+
+	spin_lock_irq(&akcrtc->scanout.lock);
+	akcrtc->scanout.stats = (struct atomkms_compose_stats){ };
+	spin_unlock_irq(&akcrtc->scanout.lock);
+	return len;
+}
+
+static const struct file_operations atomkms_compose_time_fops = {
+	.owner = THIS_MODULE,
+	.open = atomkms_compose_time_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = atomkms_compose_time_write,
+	.release = single_release,
+};
+
+/**
+ * atomkms_scanout_debugfs_init - the CRTC's atomkms_compose_time file
+ * @akcrtc: the CRTC, whose debugfs directory exists (late_register)
+ */
+void atomkms_scanout_debugfs_init(struct atomkms_crtc *akcrtc)
+{
+	debugfs_create_file("atomkms_compose_time", 0644,
+			    akcrtc->base.debugfs_entry, akcrtc,
+			    &atomkms_compose_time_fops);
+}
+
 static void atomkms_scanout_fini(struct drm_device *drm, void *data)
 {
 	struct atomkms_crtc *akcrtc = data;
@@ -446,8 +522,8 @@ static void atomkms_scanout_fini(struct drm_device *drm, void *data)
  * @index: its index, for the workqueue's name
  * @max_width: the widest mode it may scan out
  *
- * Allocates the line buffers once, for @max_width, so that neither a
- * commit nor a frame ever allocates.
+ * Allocates the line buffers once, for @max_width, its own and its band
+ * workers', so that neither a commit nor a frame ever allocates.
  *
  * Return: 0 or a negative errno; freed with the drm_device.
  */
@@ -459,6 +535,11 @@ int atomkms_scanout_init(struct atomkms_crtc *akcrtc, unsigned int index,
 
 	spin_lock_init(&akcrtc->scanout.lock);
 	INIT_WORK(&akcrtc->scanout.work, atomkms_scanout_worker);
+
+	/* First: freed after the work that queues them is gone. */
+	ret = atomkms_bands_init(drm, &akcrtc->scanout.bands, index, max_width);
+	if (ret)
+		return ret;
 
 	akcrtc->scanout.scratch = kvmalloc(atomkms_compose_scratch_size(max_width),
 					   GFP_KERNEL);

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "atomkms_bands.h"
 #include "atomkms_compose.h"
 #include "atomkms_fit.h"
 
@@ -52,6 +53,22 @@ struct atomkms_frame_snapshot {
 };
 
 /**
+ * struct atomkms_compose_stats - the time compositions take
+ * @frames: compositions timed
+ * @workers: the workers that composed the last one
+ * @last_ns: the last one's time, from its first line to its CRC
+ * @max_ns: the longest
+ * @total_ns: their sum
+ */
+struct atomkms_compose_stats {
+	u64 frames;
+	unsigned int workers;
+	u64 last_ns;
+	u64 max_ns;
+	u64 total_ns;
+};
+
+/**
  * struct atomkms_scanout - the compositor's side of a CRTC
  * @wq: ordered queue running @work
  * @work: composes the frame for CRC capture and writeback
@@ -59,10 +76,11 @@ struct atomkms_frame_snapshot {
  *           load time, so no commit allocates and no frame can fail
  * @snap: the compositor's copy of the frame it composes (its own: the
  *        queue is ordered)
+ * @bands: the workers that compose a large frame's other bands
  * @lock: protects @active, @crc_enabled, @crc_epoch, @frame_start,
  *        @frame_end, @frame_pending, @composing, @async_event, @wb_jobs
- *        and @wb_target, between the vblank timer, the commit, the CRC
- *        source hook and the compositor
+ *        @wb_target and @stats, between the vblank timer, the commit,
+ *        the CRC source hook, the compositor and debugfs
  * @active: the committed state, swapped in by atomic_flush; the
  *          compositor copies what it needs from it under @lock
  * @generation: bumped whenever @active or its planes change (commits and
@@ -79,12 +97,14 @@ struct atomkms_frame_snapshot {
  *               that composition lets go of it
  * @wb_jobs: writeback jobs queued but not yet signalled
  * @wb_target: where the newest of them wants the frame
+ * @stats: composition times, in debugfs atomkms_compose_time
  */
 struct atomkms_scanout {
 	struct workqueue_struct *wq;
 	struct work_struct work;
 	void *scratch;
 	struct atomkms_frame_snapshot snap;
+	struct atomkms_bands bands;
 
 	spinlock_t lock; /* see @lock above */
 	struct atomkms_crtc_state *active;
@@ -97,6 +117,7 @@ struct atomkms_scanout {
 	struct drm_pending_vblank_event *async_event;
 	unsigned int wb_jobs;
 	struct atomkms_writeback wb_target;
+	struct atomkms_compose_stats stats;
 };
 
 int atomkms_scanout_init(struct atomkms_crtc *akcrtc, unsigned int index,
@@ -113,5 +134,6 @@ const char *const *atomkms_crc_get_sources(struct drm_crtc *crtc,
 					   size_t *count);
 
 void atomkms_scanout_cancel_wb(struct atomkms_crtc *akcrtc);
+void atomkms_scanout_debugfs_init(struct atomkms_crtc *akcrtc);
 
 #endif /* ATOMKMS_SCANOUT_H */

@@ -1217,25 +1217,54 @@ static void atomkms_compose_line(const struct atomkms_frame *frame,
 }
 
 /**
- * atomkms_compose_frame - compose one frame into its sinks
+ * atomkms_band_split - the lines of one of @n bands of a frame
+ * @band: receives @y0 and @y1, and is ready for atomkms_compose_band()
+ * @height: the frame's height
+ * @n: the number of bands, at least 1
+ * @i: which band, from 0 (the top)
+ *
+ * The bands are unions of whole CRC chunks (%ATOMKMS_CRC_CHUNK_LINES
+ * lines), as even as the chunks allow, in order from the top; a band may
+ * be empty when the frame has fewer chunks than bands.
+ */
+void atomkms_band_split(struct atomkms_band *band, u32 height, u32 n, u32 i)
+{
+	u64 chunks = ((u64)height + ATOMKMS_CRC_CHUNK_LINES - 1) /
+		     ATOMKMS_CRC_CHUNK_LINES;
+	u64 c0 = n ? chunks * i / n : 0, c1 = n ? chunks * (i + 1) / n : chunks;
+
+	band->y0 = (u32)(c0 * ATOMKMS_CRC_CHUNK_LINES < height ?
+			 c0 * ATOMKMS_CRC_CHUNK_LINES : height);
+	band->y1 = (u32)(c1 * ATOMKMS_CRC_CHUNK_LINES < height ?
+			 c1 * ATOMKMS_CRC_CHUNK_LINES : height);
+}
+
+/**
+ * atomkms_compose_band - compose lines [@band->y0, @band->y1) of a frame
  * @frame: output size, planes, colour pipeline and sinks
- * @scratch: the CRTC's scratch buffer, from atomkms_compose_scratch_init()
+ * @scratch: a scratch buffer from atomkms_compose_scratch_init(), this
+ *           band's alone while it runs
+ * @band: the lines (atomkms_band_split()); receives their share of the
+ *        frame's CRC when @frame->crc is set (atomkms_compose_crc())
  *
  * Composes line by line: black background, the planes in order (unless
  * %ATOMKMS_FRAME_GENERAL, planes covered on a line by an opaque plane
- * above are skipped), the colour pipeline, then the sinks. The CRC is the checksum of atomkms_crc.h
- * (never 0) over the frame's lines as 0x00RRGGBB words (each channel
- * v >> 8): equal 8-bit pixels give equal CRCs, whatever planes and formats
- * produced them. At a @frame->bpc of 10 it covers each channel's 10 bits
- * (v >> 6): the deviation words of atomkms_crc.h, which only 16-bit lines
- * can have (a packed 8-bit line's are all 0). Jobs whose destination does not fit the frame are
- * skipped. Packed lines blend through @frame->simd, in sections of a few
- * lines between its begin() and end() (atomkms_simd_section_lines()).
+ * above are skipped), the colour pipeline, then the sinks. Bands with
+ * scratch buffers of their own are independent: they may run at once, on
+ * several threads, in any order, and give the bytes and CRC of one pass
+ * over the frame; @frame->line_hook, if set, is called from each. A band
+ * starts on a CRC chunk (a multiple of %ATOMKMS_CRC_CHUNK_LINES) and ends
+ * on one or at the frame's last line. Jobs whose destination does not fit
+ * the frame are skipped. Packed lines blend through @frame->simd, in
+ * sections of a few lines between its begin() and end()
+ * (atomkms_simd_section_lines()).
  *
  * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
- * limit cannot take (nothing is written then).
+ * limit cannot take, or a band that is not made of whole chunks of the
+ * frame (nothing is written then).
  */
-int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
+int atomkms_compose_band(const struct atomkms_frame *frame, void *scratch,
+			 struct atomkms_band *band)
 {
 	const struct atomkms_plane_job *jobs[ATOMKMS_COMPOSE_MAX_PLANES];
 	const struct atomkms_fast_path *paths[ATOMKMS_COMPOSE_MAX_PLANES];
@@ -1243,18 +1272,21 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	struct atomkms_line_ctx ctx;
 	bool has_color, cull = !(frame->flags & ATOMKMS_FRAME_GENERAL);
 	const struct atomkms_simd_ops *simd;
-	s32 h = frame->height, y;
-	struct atomkms_crc crc, deep;
-	u32 deep_any = 0, section = 0, lines = 0;
+	s32 y;
+	u32 section = 0, lines = 0;
 
-	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !frame->width || !h ||
+	if (!s || s->magic != ATOMKMS_SCRATCH_MAGIC || !frame->width || !frame->height ||
 	    frame->width > s->width || frame->height > ATOMKMS_COMPOSE_MAX_DST ||
-	    frame->num_planes > ATOMKMS_COMPOSE_MAX_PLANES)
+	    frame->num_planes > ATOMKMS_COMPOSE_MAX_PLANES ||
+	    band->y0 > band->y1 || band->y1 > frame->height ||
+	    band->y0 % ATOMKMS_CRC_CHUNK_LINES ||
+	    (band->y1 % ATOMKMS_CRC_CHUNK_LINES && band->y1 != frame->height))
 		return -ATOMKMS_EINVAL;
 
 	atomkms_line_ctx_init(&ctx, s);
-	atomkms_crc_init(&crc);
-	atomkms_crc_init(&deep);
+	atomkms_crc_init_at(&band->crc, band->y0);
+	atomkms_crc_init_at(&band->deep, band->y0);
+	band->deep_any = 0;
 	has_color = atomkms_frame_setup(frame, &ctx, jobs, paths, cull);
 	simd = frame->simd ? frame->simd : &atomkms_simd_scalar;
 	ctx.simd = simd;
@@ -1262,7 +1294,7 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	if (ctx.mode32 && simd->begin)
 		section = atomkms_simd_section_lines(frame, jobs);
 
-	for (y = 0; y < h; y++) {
+	for (y = band->y0; y < (s32)band->y1; y++) {
 		if (frame->line_hook) {
 			if (lines) {
 				simd->end();
@@ -1281,8 +1313,55 @@ int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
 	}
 	if (lines)
 		simd->end();
-	if (frame->crc)
-		*frame->crc = deep_any ? atomkms_crc_final_deep(&crc, &deep) :
-			      atomkms_crc_final(&crc);
 	return 0;
+}
+
+/**
+ * atomkms_compose_crc - a frame's CRC from its bands'
+ * @bands: bands that cover the frame once each, composed with
+ *         &atomkms_frame.crc set, in any order
+ * @n: their number
+ *
+ * The CRC is the checksum of atomkms_crc.h (never 0) over the frame's
+ * lines as 0x00RRGGBB words (each channel v >> 8): equal 8-bit pixels
+ * give equal CRCs, whatever planes, formats and bands produced them. At
+ * an &atomkms_frame.bpc of 10 it covers each channel's 10 bits (v >> 6):
+ * the deviation words of atomkms_crc.h, which only 16-bit lines can have
+ * (a packed 8-bit line's are all 0).
+ *
+ * Return: the frame's CRC.
+ */
+u64 atomkms_compose_crc(const struct atomkms_band *bands, u32 n)
+{
+	u64 sum = 0, deep = 0;
+	u32 i, deep_any = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += atomkms_crc_sum(&bands[i].crc);
+		deep += atomkms_crc_sum(&bands[i].deep);
+		deep_any |= bands[i].deep_any;
+	}
+	return deep_any ? atomkms_crc_value_deep(sum, deep) :
+	       atomkms_crc_value(sum);
+}
+
+/**
+ * atomkms_compose_frame - compose one frame into its sinks, in one band
+ * @frame: output size, planes, colour pipeline and sinks
+ * @scratch: the CRTC's scratch buffer, from atomkms_compose_scratch_init()
+ *
+ * atomkms_compose_band() over every line, then, if @frame->crc is set,
+ * the frame's CRC (atomkms_compose_crc()) into it.
+ *
+ * Return: 0, or -22 (EINVAL) for a frame the scratch buffer or the plane
+ * limit cannot take (nothing is written then).
+ */
+int atomkms_compose_frame(const struct atomkms_frame *frame, void *scratch)
+{
+	struct atomkms_band band = { .y0 = 0, .y1 = frame->height };
+	int ret = atomkms_compose_band(frame, scratch, &band);
+
+	if (!ret && frame->crc)
+		*frame->crc = atomkms_compose_crc(&band, 1);
+	return ret;
 }

@@ -25,62 +25,6 @@ static __always_inline u64 atomkms_crc_load(const u32 *px)
 	return w;
 }
 
-/**
- * atomkms_crc_init - start a frame
- * @c: the checksum
- */
-void atomkms_crc_init(struct atomkms_crc *c)
-{
-	u32 k;
-
-	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		c->h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
-}
-
-/*
- * One block of 4 words a lane: the lanes loaded and stored once for
- * 4 steps, and independent steps for the CPU to overlap.
- */
-static __always_inline void atomkms_crc_blk(u64 *restrict h,
-					    const u32 *restrict px)
-{
-	u32 k;
-
-	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
-		const u32 *p = px + 2 * k;
-		u64 v = atomkms_crc_step(h[k], atomkms_crc_load(p));
-
-		p += 2 * ATOMKMS_CRC_LANES;
-		v = atomkms_crc_step(v, atomkms_crc_load(p));
-		p += 2 * ATOMKMS_CRC_LANES;
-		v = atomkms_crc_step(v, atomkms_crc_load(p));
-		p += 2 * ATOMKMS_CRC_LANES;
-		h[k] = atomkms_crc_step(v, atomkms_crc_load(p));
-	}
-}
-
-/**
- * atomkms_crc_line - add one line of the frame
- * @c: the checksum
- * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
- * @n: their number, the frame's width
- */
-void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
-{
-	const u32 blk = 8 * ATOMKMS_CRC_LANES;
-	u32 x, j;
-
-	for (x = 0; x + blk <= n; x += blk)
-		atomkms_crc_blk(c->h, px + x);
-	for (j = x / 2; x + 2 <= n; x += 2, j++)
-		c->h[j % ATOMKMS_CRC_LANES] =
-			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES],
-					 atomkms_crc_load(px + x));
-	if (x < n)
-		c->h[j % ATOMKMS_CRC_LANES] =
-			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES], px[x]);
-}
-
 static u64 atomkms_fmix64(u64 h)
 {
 	h ^= h >> 33;
@@ -90,14 +34,106 @@ static u64 atomkms_fmix64(u64 h)
 	return h ^ (h >> 33);
 }
 
-/* The lanes of @c chained onto @f. */
-static u64 atomkms_crc_chain(u64 f, const struct atomkms_crc *c)
+/* The hash of the chunk holding line @y, from its lanes @h. */
+static u64 atomkms_crc_chunk(u32 y, const u64 *h)
+{
+	u64 f = (u64)(y / ATOMKMS_CRC_CHUNK_LINES) * 0x9e3779b97f4a7c15ull;
+	u32 k;
+
+	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+		f = atomkms_fmix64(f ^ h[k]);
+	return f;
+}
+
+/* Fresh lanes, for a new chunk. */
+static void atomkms_crc_lanes_init(u64 *h)
 {
 	u32 k;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		f = atomkms_fmix64(f ^ c->h[k]);
-	return f;
+		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
+}
+
+/**
+ * atomkms_crc_init_at - start hashing a frame's lines from line @y on
+ * @c: the checksum
+ * @y: the first line it will take: the first line of a chunk (a multiple
+ *     of %ATOMKMS_CRC_CHUNK_LINES), as every band's first line is
+ */
+void atomkms_crc_init_at(struct atomkms_crc *c, u32 y)
+{
+	atomkms_crc_lanes_init(c->h);
+	c->sum = 0;
+	c->line = y;
+}
+
+/**
+ * atomkms_crc_init - start a frame, from its first line
+ * @c: the checksum
+ */
+void atomkms_crc_init(struct atomkms_crc *c)
+{
+	atomkms_crc_init_at(c, 0);
+}
+
+/*
+ * Blocks of one word a lane (2 * ATOMKMS_CRC_LANES pixels): the lanes
+ * held in registers over the whole run, so that a step costs its own
+ * operations only, and the lanes' steps are independent for the CPU to
+ * overlap.
+ */
+static __always_inline void atomkms_crc_blocks(u64 *restrict hp,
+					       const u32 *restrict px,
+					       u32 blocks)
+{
+	u64 h0 = hp[0], h1 = hp[1], h2 = hp[2], h3 = hp[3];
+	u64 h4 = hp[4], h5 = hp[5], h6 = hp[6], h7 = hp[7];
+
+	static_assert(ATOMKMS_CRC_LANES == 8, "one variable a lane");
+	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES) {
+		h0 = atomkms_crc_step(h0, atomkms_crc_load(px));
+		h1 = atomkms_crc_step(h1, atomkms_crc_load(px + 2));
+		h2 = atomkms_crc_step(h2, atomkms_crc_load(px + 4));
+		h3 = atomkms_crc_step(h3, atomkms_crc_load(px + 6));
+		h4 = atomkms_crc_step(h4, atomkms_crc_load(px + 8));
+		h5 = atomkms_crc_step(h5, atomkms_crc_load(px + 10));
+		h6 = atomkms_crc_step(h6, atomkms_crc_load(px + 12));
+		h7 = atomkms_crc_step(h7, atomkms_crc_load(px + 14));
+	}
+	hp[0] = h0;
+	hp[1] = h1;
+	hp[2] = h2;
+	hp[3] = h3;
+	hp[4] = h4;
+	hp[5] = h5;
+	hp[6] = h6;
+	hp[7] = h7;
+}
+
+/**
+ * atomkms_crc_line - add the frame's next line (line @c->line)
+ * @c: the checksum
+ * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
+ * @n: their number, the frame's width
+ */
+void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
+{
+	const u32 blk = 2 * ATOMKMS_CRC_LANES;
+	u32 x = n / blk * blk, j;
+
+	if (x)
+		atomkms_crc_blocks(c->h, px, n / blk);
+	for (j = x / 2; x + 2 <= n; x += 2, j++)
+		c->h[j % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES],
+					 atomkms_crc_load(px + x));
+	if (x < n)
+		c->h[j % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES], px[x]);
+	if (!(++c->line % ATOMKMS_CRC_CHUNK_LINES)) {
+		c->sum += atomkms_crc_chunk(c->line - 1, c->h);
+		atomkms_crc_lanes_init(c->h);
+	}
 }
 
 /* igt's sanity checks: no word 0xffffffff, no value 0. */
@@ -111,14 +147,57 @@ static u64 atomkms_crc_fold(u64 f)
 }
 
 /**
+ * atomkms_crc_sum - the sum of the chunks hashed so far
+ * @c: the checksum
+ *
+ * A chunk cut short (the frame's last, when its height is not a multiple
+ * of %ATOMKMS_CRC_CHUNK_LINES) counts as it is. The sums of bands that
+ * cover a frame, each from atomkms_crc_init_at() at its first line, add
+ * up (mod 2^64) to the frame's.
+ *
+ * Return: the sum.
+ */
+u64 atomkms_crc_sum(const struct atomkms_crc *c)
+{
+	if (!(c->line % ATOMKMS_CRC_CHUNK_LINES))
+		return c->sum;
+	return c->sum + atomkms_crc_chunk(c->line - 1, c->h);
+}
+
+/**
+ * atomkms_crc_value - a frame's value from the sum of its chunks
+ * @sum: the sum of every chunk of the frame (atomkms_crc_sum())
+ *
+ * Return: the value, never 0, neither half 0xffffffff.
+ */
+u64 atomkms_crc_value(u64 sum)
+{
+	return atomkms_crc_fold(atomkms_fmix64(sum));
+}
+
+/**
+ * atomkms_crc_value_deep - the value of a 10-bit frame with deviations
+ * @sum: the sum of the chunks of the frame's 8-bit words
+ * @deep_sum: the sum of the chunks of its deviation words (see
+ *            atomkms_crc.h); call only if one of them was not 0
+ *
+ * Return: the value, never 0, neither half 0xffffffff.
+ */
+u64 atomkms_crc_value_deep(u64 sum, u64 deep_sum)
+{
+	return atomkms_crc_fold(atomkms_fmix64(atomkms_fmix64(sum) ^
+					       deep_sum));
+}
+
+/**
  * atomkms_crc_final - the frame's value
- * @c: the checksum, after every line
+ * @c: the checksum, after every line of the frame, from its first
  *
  * Return: the value, never 0, neither half 0xffffffff.
  */
 u64 atomkms_crc_final(const struct atomkms_crc *c)
 {
-	return atomkms_crc_fold(atomkms_crc_chain(0, c));
+	return atomkms_crc_value(atomkms_crc_sum(c));
 }
 
 /**
@@ -132,6 +211,5 @@ u64 atomkms_crc_final(const struct atomkms_crc *c)
 u64 atomkms_crc_final_deep(const struct atomkms_crc *c,
 			   const struct atomkms_crc *deep)
 {
-	return atomkms_crc_fold(atomkms_crc_chain(atomkms_crc_chain(0, c),
-						  deep));
+	return atomkms_crc_value_deep(atomkms_crc_sum(c), atomkms_crc_sum(deep));
 }

@@ -5,6 +5,7 @@
  * half floats). See ref_compose.h.
  */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -844,14 +845,14 @@ void ref_compose(const struct ref_scene *sc, struct atomkms_px *out)
 	}
 }
 
-/* The lanes of include/atomkms_crc.h over @height lines of @width words. */
-static void ref_crc_lanes(u64 *h, const u32 *px, u32 width, u32 height)
+/* The lanes of include/atomkms_crc.h over lines [@y0, @y1) of @width words. */
+static void ref_crc_lanes(u64 *h, const u32 *px, u32 width, u32 y0, u32 y1)
 {
 	u32 k, x, y;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
 		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
-	for (y = 0; y < height; y++)
+	for (y = y0; y < y1; y++)
 		for (x = 0; x < width; x += 2) {
 			const u32 *p = px + (size_t)y * width + x;
 			u64 *l = &h[x / 2 % ATOMKMS_CRC_LANES];
@@ -866,19 +867,30 @@ static void ref_crc_lanes(u64 *h, const u32 *px, u32 width, u32 height)
 		}
 }
 
-static u64 ref_crc_chain(u64 f, const u64 *h)
+static u64 ref_fmix64(u64 f)
 {
-	u32 k;
+	f ^= f >> 33;
+	f *= 0xff51afd7ed558ccdull;
+	f ^= f >> 33;
+	f *= 0xc4ceb9fe1a85ec53ull;
+	return f ^ (f >> 33);
+}
 
-	for (k = 0; k < ATOMKMS_CRC_LANES; k++) {
-		f ^= h[k];
-		f ^= f >> 33;
-		f *= 0xff51afd7ed558ccdull;
-		f ^= f >> 33;
-		f *= 0xc4ceb9fe1a85ec53ull;
-		f ^= f >> 33;
+/* The sum S of the chunks' hashes (atomkms_crc.h), one chunk at a time. */
+static u64 ref_crc_sum(const u32 *px, u32 width, u32 height)
+{
+	u64 h[ATOMKMS_CRC_LANES], sum = 0, f;
+	u32 i, k, n = ATOMKMS_CRC_CHUNK_LINES;
+
+	for (i = 0; (u64)i * n < height; i++) {
+		ref_crc_lanes(h, px, width, i * n,
+			      height - i * n < n ? height : i * n + n);
+		f = i * 0x9e3779b97f4a7c15ull;
+		for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+			f = ref_fmix64(f ^ h[k]);
+		sum += f;
 	}
-	return f;
+	return sum;
 }
 
 static u64 ref_crc_fold(u64 f)
@@ -896,10 +908,7 @@ static u64 ref_crc_fold(u64 f)
  */
 u64 ref_crc_words(const u32 *px, u32 width, u32 height)
 {
-	u64 h[ATOMKMS_CRC_LANES];
-
-	ref_crc_lanes(h, px, width, height);
-	return ref_crc_fold(ref_crc_chain(0, h));
+	return ref_crc_fold(ref_fmix64(ref_crc_sum(px, width, height)));
 }
 
 u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
@@ -914,9 +923,9 @@ u64 ref_crc(const struct atomkms_px *img, u32 width, u32 height)
 u64 ref_crc_bpc(const struct atomkms_px *img, u32 width, u32 height, u32 bpc)
 {
 	size_t i, n = (size_t)width * height;
-	u32 *px = malloc(n * sizeof(*px) + 1);
-	u32 *dev = malloc(n * sizeof(*dev) + 1);
-	u64 h[ATOMKMS_CRC_LANES], hd[ATOMKMS_CRC_LANES], f;
+	u32 *px = calloc(n + 1, sizeof(*px));
+	u32 *dev = calloc(n + 1, sizeof(*dev));
+	u64 f;
 	u32 any = 0;
 
 	for (i = 0; i < n; i++) {
@@ -933,12 +942,9 @@ u64 ref_crc_bpc(const struct atomkms_px *img, u32 width, u32 height, u32 bpc)
 		}
 		any |= dev[i];
 	}
-	ref_crc_lanes(h, px, width, height);
-	f = ref_crc_chain(0, h);
-	if (bpc > 8 && any) {
-		ref_crc_lanes(hd, dev, width, height);
-		f = ref_crc_chain(f, hd);
-	}
+	f = ref_fmix64(ref_crc_sum(px, width, height));
+	if (bpc > 8 && any)
+		f = ref_fmix64(f ^ ref_crc_sum(dev, width, height));
 	free(px);
 	free(dev);
 	return ref_crc_fold(f);
@@ -1038,6 +1044,83 @@ u32 test_simd_levels(const struct atomkms_simd_ops **ops)
 	return n;
 }
 
+u32 core_compose_bands;
+bool core_compose_threads;
+u64 core_compose_order;
+
+struct band_run {
+	const struct atomkms_frame *f;
+	struct atomkms_band band;
+	void *scratch, *base;
+	size_t len;
+	int ret;
+	bool threaded;
+	pthread_t thread;
+};
+
+static void *band_thread(void *arg)
+{
+	struct band_run *b = arg;
+
+	b->ret = atomkms_compose_band(b->f, b->scratch, &b->band);
+	return NULL;
+}
+
+/*
+ * @f in core_compose_bands bands (atomkms_band_split()), each with a
+ * guarded scratch of its own, started in an order drawn from
+ * core_compose_order, on a thread each with core_compose_threads.
+ */
+static int core_compose_banded(const struct atomkms_frame *f, u32 width)
+{
+	struct band_run *b = calloc(core_compose_bands, sizeof(*b));
+	u32 *order = calloc(core_compose_bands, sizeof(*order));
+	u32 i, j, t, n = core_compose_bands;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		order[i] = i;
+		b[i].f = f;
+		atomkms_band_split(&b[i].band, f->height, n, i);
+		b[i].scratch = test_guarded_alloc(atomkms_compose_scratch_size(width),
+						  &b[i].base, &b[i].len);
+		atomkms_compose_scratch_init(b[i].scratch, width);
+	}
+	for (i = n; i > 1; i--) {	/* Fisher-Yates */
+		j = test_rand_below(&core_compose_order, i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < n; i++) {
+		struct band_run *r = &b[order[i]];
+
+		r->threaded = core_compose_threads &&
+			      !pthread_create(&r->thread, NULL, band_thread, r);
+		if (!r->threaded)
+			band_thread(r);
+	}
+	for (i = 0; i < n; i++) {
+		if (b[i].threaded)
+			pthread_join(b[i].thread, NULL);
+		if (b[i].ret)
+			ret = b[i].ret;
+		test_guarded_free(b[i].base, b[i].len);
+	}
+	if (!ret && f->crc) {
+		struct atomkms_band *bands = calloc(n, sizeof(*bands));
+
+		/* Any order of the bands gives the frame's CRC: take them reversed. */
+		for (i = 0; i < n; i++)
+			bands[i] = b[n - 1 - i].band;
+		*f->crc = atomkms_compose_crc(bands, n);
+		free(bands);
+	}
+	free(order);
+	free(b);
+	return ret;
+}
+
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb)
 {
@@ -1083,7 +1166,10 @@ int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		f.line_sink = capture_line;
 		f.sink_ctx = &cap;
 	}
-	ret = atomkms_compose_frame(&f, scratch);
+	if (core_compose_bands > 1)
+		ret = core_compose_banded(&f, sc->width);
+	else
+		ret = atomkms_compose_frame(&f, scratch);
 	test_guarded_free(base, len);
 	return ret;
 }

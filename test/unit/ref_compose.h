@@ -124,6 +124,16 @@ extern const struct atomkms_simd_ops *core_compose_simd;
  * most 3, in @ops.
  */
 u32 test_simd_levels(const struct atomkms_simd_ops **ops);
+
+/*
+ * Above 1: the frame in that many bands (atomkms_compose_band()), each
+ * with its own scratch, started in an order drawn from the random state
+ * core_compose_order, each on a thread of its own with
+ * core_compose_threads, the CRC taken from the bands in reverse.
+ */
+extern u32 core_compose_bands;
+extern bool core_compose_threads;
+extern u64 core_compose_order;
 int core_compose(const struct ref_scene *sc, struct atomkms_px *out, u64 *crc,
 		 const struct atomkms_writeback *wb);
 

@@ -3,7 +3,9 @@
  * Seeded random scenes through the compositor: thousands of plane stacks
  * (every format, positions off-screen too, alpha, blend modes, rotations,
  * scaling, colour pipelines, writeback), fast paths and occlusion against
- * the general path (identical bytes required) and against the reference.
+ * the general path (identical bytes required) and against the reference;
+ * and each scene in 2 to 5 bands (atomkms_compose_band()), in a random
+ * order, every other scene on threads, against one pass.
  * Then a measurement of the fast paths at 1920x1080.
  *
  * ATOMKMS_SEED=n in the environment replays another seed; ATOMKMS_SCENES=n
@@ -175,8 +177,19 @@ struct run {
 	int err;
 };
 
+static void run_core_bands(struct scene *s, struct run *r, bool fast,
+			   const struct atomkms_simd_ops *simd, u32 bands,
+			   bool threads);
+
 static void run_core(struct scene *s, struct run *r, bool fast,
 		     const struct atomkms_simd_ops *simd)
+{
+	run_core_bands(s, r, fast, simd, 1, false);
+}
+
+static void run_core_bands(struct scene *s, struct run *r, bool fast,
+			   const struct atomkms_simd_ops *simd, u32 bands,
+			   bool threads)
 {
 	struct atomkms_writeback wb = { .fourcc = s->wb_fourcc };
 	u32 p;
@@ -193,10 +206,14 @@ static void run_core(struct scene *s, struct run *r, bool fast,
 	}
 	core_compose_general = !fast;
 	core_compose_simd = simd;
+	core_compose_bands = bands;
+	core_compose_threads = threads;
 	r->err = core_compose(&s->sc, r->img, &r->crc,
 			      s->wb_fourcc ? &wb : NULL);
 	core_compose_general = false;
 	core_compose_simd = NULL;
+	core_compose_bands = 1;
+	core_compose_threads = false;
 }
 
 static bool same_run(const struct scene *s, const struct run *a,
@@ -222,12 +239,14 @@ static void test_random(u64 seed, u32 count)
 {
 	const struct atomkms_simd_ops *levels[3];
 	u32 num_levels = test_simd_levels(levels), l;
-	u32 i, bad_fast = 0, bad_ref = 0, compared = 0, bad_simd[3] = { 0 };
+	u32 i, bad_fast = 0, bad_ref = 0, bad_bands = 0, compared = 0;
+	u32 bad_simd[3] = { 0 };
 
 	rng = seed;
+	core_compose_order = seed;
 	for (i = 0; i < count; i++) {
 		struct scene *s = malloc(sizeof(*s));
-		struct run fast, gen;
+		struct run fast, gen, banded;
 		struct atomkms_px *ref;
 		size_t n;
 
@@ -256,6 +275,17 @@ static void test_random(u64 seed, u32 count)
 			free(v.img);
 			test_fb_free(&v.wb);
 		}
+		/* Bands, the fast ones on each line-loop level in turn. */
+		run_core_bands(s, &banded, i & 2,
+			       i & 2 ? levels[(i >> 2) % num_levels] : NULL,
+			       2 + i % 4, i & 1);
+		if (!same_run(s, i & 2 ? &fast : &gen, &banded)) {
+			if (!bad_bands++)
+				printf("scene %u: %u bands differ from one\n",
+				       i, 2 + i % 4);
+		}
+		free(banded.img);
+		test_fb_free(&banded.wb);
 		/* YCbCr is converted in double by the reference. */
 		if (!s->any_yuv || !s->sc.color) {
 			u32 tol = s->any_yuv ? 257 : 0, d;
@@ -282,6 +312,8 @@ static void test_random(u64 seed, u32 count)
 	test_fb_guard = TEST_GUARD_END;
 	CHECK(!bad_fast, "seed %llu: %u of %u scenes differ fast vs general",
 	      (unsigned long long)seed, bad_fast, count);
+	CHECK(!bad_bands, "seed %llu: %u of %u scenes differ in bands",
+	      (unsigned long long)seed, bad_bands, count);
 	CHECK(!bad_ref, "seed %llu: %u of %u scenes differ from the reference",
 	      (unsigned long long)seed, bad_ref, compared);
 	for (l = 1; l < num_levels; l++)

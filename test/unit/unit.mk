@@ -20,7 +20,8 @@ $(B)/unit/simd/atomkms_simd_%.o: module/core/simd/atomkms_simd_%.c \
 COMPOSE_DEPS := $(COMPOSE_SRCS) $(wildcard include/atomkms_*.h) \
 	test/unit/check.h test/unit/ref_compose.h test/unit/unit.mk
 COMPOSE_UNITS := $(addprefix $(B)/unit/,test_formats test_compose \
-	test_compose_random test_compose_guard test_simd test_fit)
+	test_compose_random test_compose_guard test_simd test_fit \
+	test_compose_bands)
 COMPOSE_PIXMAN_UNITS := $(B)/unit/test_compose_pixman
 PIXMAN_CFLAGS := $(shell pkg-config --cflags pixman-1 2>/dev/null)
 PIXMAN_LIBS := $(shell pkg-config --libs pixman-1 2>/dev/null)
@@ -30,10 +31,10 @@ UNITS := $(sort $(UNITS) $(COMPOSE_UNITS) $(COMPOSE_PIXMAN_UNITS))
 
 $(COMPOSE_UNITS): $(B)/unit/%: test/unit/%.c $(COMPOSE_DEPS) $(SIMD_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SIMD_CFLAGS) -Iinclude -Itest/unit -o $@ $< \
+	$(CC) $(CFLAGS) $(SIMD_CFLAGS) -pthread -Iinclude -Itest/unit -o $@ $< \
 		$(COMPOSE_SRCS) $(SIMD_OBJS) -lm
 
 $(COMPOSE_PIXMAN_UNITS): $(B)/unit/%: test/unit/%.c $(COMPOSE_DEPS) $(SIMD_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIMD_CFLAGS) $(PIXMAN_CFLAGS) -Iinclude -Itest/unit -o $@ $< \
-		$(COMPOSE_SRCS) $(SIMD_OBJS) $(PIXMAN_LIBS) -lm
+		$(COMPOSE_SRCS) $(SIMD_OBJS) $(PIXMAN_LIBS) -pthread -lm
