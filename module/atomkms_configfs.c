@@ -672,6 +672,8 @@ static struct config_group *atomkms_cfs_make_object(struct config_group *group,
 	obj->value = kind->value;
 	obj->refresh = 60;
 	obj->num_scalers = ATOMKMS_LIMIT_NONE;
+	/* A connector's monitor does HDR unless told, as hdr_mask's default. */
+	obj->conn.hdr = true;
 	config_group_init_type_name(&obj->group, name, kind->type);
 	if (kind->links_name) {
 		config_group_init_type_name(&obj->links.group, kind->links_name,

@@ -20,9 +20,9 @@
  *                   its place in it; the tile's size is preferred_mode
  *   bpc             the monitor's bits per colour channel, which its
  *                   generated EDID declares: 8 to 16, even (default 10)
- *   hdr             1: an HDR monitor (HDR_OUTPUT_METADATA, Colorspace, an
- *                   HDR static metadata block in the generated EDID:
- *                   atomkms_hdr.c); 0 (default): none
+ *   hdr             1 (default): an HDR monitor (HDR_OUTPUT_METADATA,
+ *                   Colorspace, an HDR static metadata block in the
+ *                   generated EDID: atomkms_hdr.c); 0: an SDR monitor
  *
  * "live" attributes may change while the device is enabled; the others
  * answer -EBUSY then. A live status, EDID and HDCP delay stay with the

@@ -117,10 +117,15 @@ module_param(hdcp_delay_ms, uint, 0444);
 MODULE_PARM_DESC(hdcp_delay_ms,
 		 "How long their HDCP authentication takes, in ms, at most 10000 (default 100)");
 
-static unsigned int hdr_mask;
+/*
+ * Every monitor does HDR unless told otherwise, as every one does VRR:
+ * the default load is a capable desktop monitor (issue 14), and
+ * hdr_mask=0 (configfs connectors/N/hdr 0) gives an SDR one.
+ */
+static unsigned int hdr_mask = GENMASK(ATOMKMS_MAX_CRTCS - 1, 0);
 module_param(hdr_mask, uint, 0444);
 MODULE_PARM_DESC(hdr_mask,
-		 "Which connectors' monitors do HDR (HDR_OUTPUT_METADATA, Colorspace, an HDR static metadata block in their EDIDs), a bit each (default none)");
+		 "Which connectors' monitors do HDR (HDR_OUTPUT_METADATA, Colorspace, an HDR static metadata block in their EDIDs), a bit each (default all)");
 
 static unsigned int tiles_across;
 module_param(tiles_across, uint, 0444);

@@ -139,9 +139,6 @@ igt_run test/igt/ci-zpos.list igt-ci-zpos "mutable_zpos=1" \
 # Content protection: an HDCP 2.2 monitor on the default connector.
 igt_run test/igt/ci-hdcp.list igt-ci-hdcp "hdcp_mask=1 hdcp_delay_ms=50" \
 	test/igt/expected-hdcp.txt test/igt/expected.txt
-# HDR metadata (issue 14, item 4): an HDR monitor on the default
-# connector (kms_hdr@invalid-metadata-sizes, both its formats).
-igt_run test/igt/ci-hdr.list igt-ci-hdr "hdr_mask=1" test/igt/expected.txt
 # A tiled monitor: both tiles flip at one vblank (kms_tiled_display).
 igt_run test/igt/ci-tiled.list igt-ci-tiled "$tiles" \
 	test/igt/expected-tiled.txt test/igt/expected.txt

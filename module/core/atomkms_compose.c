@@ -1305,7 +1305,8 @@ int atomkms_compose_band(const struct atomkms_frame *frame, void *scratch,
 		if (section && !lines++)
 			simd->begin();
 		atomkms_compose_line(frame, &ctx, jobs, paths, y, cull,
-				     has_color, &crc, &deep, &deep_any);
+				     has_color, &band->crc, &band->deep,
+				     &band->deep_any);
 		if (lines == section && lines) {
 			simd->end();
 			lines = 0;

@@ -6,7 +6,8 @@
 #                 with) accepts every connector's EDID
 #   weston        weston (DRM backend, pixman) with weston-flower: its
 #                 writeback screenshot equals its framebuffer screenshot
-#                 pixel for pixel, and hashes to the live CRC
+#                 pixel for pixel, and hashes to the live CRC; its log
+#                 lists ST2084 among Virtual-1's EOTF modes (HDR)
 #   sway          sway with weston-flower: grim's screenshot (sway's own
 #                 rendering) hashes to the live CRC; no failed commit
 #   sway-liftoff  the same, with wlroots placing planes through libliftoff
@@ -117,8 +118,19 @@ stop $wp
 bad=$(grep -ciE "couldn't commit|commit failed|atomic.*(failed|error)" "$out/weston.log")
 [ "$bad" = 0 ] || detail="${detail:+$detail; }$bad failed commits in weston.log"
 make=$(sed -n "s/.*EDID make '\([^']*\)', model '\([^']*\)'.*/\1 \2/p" "$out/weston.log" | head -n 1)
+# The default load's monitor does HDR: weston lists the EOTF modes of the
+# head's EDID HDR static metadata block (SDR alone without the block, or
+# without HDR_OUTPUT_METADATA) on the line after "DRM: head ... found".
+eotf=$(awk '/DRM: head .Virtual-1. / { h = 1; next }
+	h && /^\[/ { exit }
+	h && /Supported EOTF modes: / { sub(/.*Supported EOTF modes: /, ""); print; exit }' \
+	"$out/weston.log")
+case ", $eotf," in
+*", ST2084,"*) ;;
+*) detail="${detail:+$detail; }weston lists Virtual-1's EOTF modes as '${eotf:-nothing}', without ST2084" ;;
+esac
 result weston "$([ -z "$detail" ] && echo 0 || echo 1)" \
-	"${detail:-writeback screenshot = framebuffer screenshot = live frame ($(sed -n 's/^match: //p' "$out/weston-match.txt")), ${drawn#drawn: }; EDID: $make}"
+	"${detail:-writeback screenshot = framebuffer screenshot = live frame ($(sed -n 's/^match: //p' "$out/weston-match.txt")), ${drawn#drawn: }; EDID: $make; EOTF modes: $eotf}"
 
 # --- sway, plain and with libliftoff
 sway_run() {

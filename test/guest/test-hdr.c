@@ -2,9 +2,10 @@
 /*
  * test-hdr: HDR output (module/atomkms_hdr.c) on a configfs device with
  * two HDR monitors, a Virtual one on CRTC 0 (connector n0, DisplayPort's
- * Colorspace list) and an HDMI one (n1, HDMI's list), and a Virtual
- * monitor without HDR (n2). It checks the configfs hdr attribute's bad
- * values (EINVAL) and that it is EBUSY on the enabled device; that
+ * Colorspace list; hdr left at its default, 1) and an HDMI one (n1,
+ * HDMI's list), and a Virtual monitor without HDR (n2, hdr 0). It checks
+ * the configfs hdr attribute's default (1) and bad values (EINVAL) and
+ * that it is EBUSY on the enabled device; that
  * HDR_OUTPUT_METADATA and Colorspace are on n0 and n1 only, and
  * Colorspace offers Default, BT2020_RGB and BT2020_YCC; that the EDIDs
  * read back through the EDID property carry the CTA-861.3 HDR static
@@ -53,12 +54,12 @@ static const char *const dev_script[] = {
 	"mkdir hr/encoders/e0", "ln hr/encoders/e0/possible_crtcs hr/crtcs/c0",
 	"mkdir hr/encoders/e1", "ln hr/encoders/e1/possible_crtcs hr/crtcs/c1",
 	"mkdir hr/encoders/e2", "ln hr/encoders/e2/possible_crtcs hr/crtcs/c1",
-	"mkdir hr/connectors/n0", "put hr/connectors/n0/hdr 1",
+	"mkdir hr/connectors/n0",
 	"ln hr/connectors/n0/possible_encoders hr/encoders/e0",
 	"mkdir hr/connectors/n1", "put hr/connectors/n1/type HDMI-A",
 	"put hr/connectors/n1/hdr 1",
 	"ln hr/connectors/n1/possible_encoders hr/encoders/e1",
-	"mkdir hr/connectors/n2",
+	"mkdir hr/connectors/n2", "put hr/connectors/n2/hdr 0",
 	"ln hr/connectors/n2/possible_encoders hr/encoders/e2",
 	NULL
 };
@@ -236,7 +237,7 @@ static bool setup(struct hr *h)
 	h->hdr_prop = prop_id(h->fd, h->conn[0], DRM_MODE_OBJECT_CONNECTOR,
 			      "HDR_OUTPUT_METADATA");
 	h->cs_prop = prop_id(h->fd, h->conn[0], DRM_MODE_OBJECT_CONNECTOR, "Colorspace");
-	check(h->hdr_prop && h->cs_prop, "n0 (Virtual, hdr 1): HDR_OUTPUT_METADATA and Colorspace",
+	check(h->hdr_prop && h->cs_prop, "n0 (Virtual, hdr by default): HDR_OUTPUT_METADATA and Colorspace",
 	      "missing");
 	check(prop_id(h->fd, h->conn[1], DRM_MODE_OBJECT_CONNECTOR, "HDR_OUTPUT_METADATA") &&
 	      prop_id(h->fd, h->conn[1], DRM_MODE_OBJECT_CONNECTOR, "Colorspace"),
@@ -471,8 +472,8 @@ static void test_metadata(struct hr *h)
 /* Before the device is enabled: the hdr attribute's values. */
 static void test_configfs(void)
 {
-	check(!strcmp(read_line(P("hr/connectors/n2/hdr")), "0"), "configfs hdr: 0 by default",
-	      read_line(P("hr/connectors/n2/hdr")));
+	check(!strcmp(read_line(P("hr/connectors/n0/hdr")), "1"), "configfs hdr: 1 by default",
+	      read_line(P("hr/connectors/n0/hdr")));
 	check(write_str(P("hr/connectors/n2/hdr"), "2") == -EINVAL, "configfs hdr 2: EINVAL",
 	      "not so");
 	check(write_str(P("hr/connectors/n2/hdr"), "x") == -EINVAL, "configfs hdr x: EINVAL",

@@ -22,6 +22,7 @@ static struct atomkms_params defaults(void)
 		.writeback = true,
 		.writeback_mask = 0xff,
 		.vrr_mask = 0xff,
+		.hdr_mask = 0xff,
 		.max_scale_factor = 4,
 		.max_width = 4096,
 		.max_height = 2160,
@@ -236,8 +237,8 @@ static void test_values(void)
 	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
 	      t.connectors[0].bpc == 8 && t.connectors[3].bpc == 8,
 	      "bpc sets every monitor's depth");
-	CHECK(!t.connectors[0].hdr && !t.connectors[3].hdr,
-	      "no HDR monitor by default");
+	CHECK(t.connectors[0].hdr && t.connectors[3].hdr,
+	      "HDR monitors by default");
 	p.hdr_mask = 0x9;
 	CHECK(!atomkms_topology_from_params(&p, &t, &why) &&
 	      t.connectors[0].hdr && !t.connectors[1].hdr &&
@@ -522,6 +523,8 @@ static struct atomkms_config config(u32 crtcs, u32 ovl, bool writeback)
 		c.planes[c.num_planes++].possible_crtcs = BIT(i);
 		c.encoders[c.num_encoders++].possible_crtcs = BIT(i);
 		c.connectors[c.num_connectors].connected = true;
+		/* configfs's default: an HDR monitor, as hdr_mask's. */
+		c.connectors[c.num_connectors].hdr = true;
 		c.connectors[c.num_connectors++].possible_encoders = BIT(i);
 	}
 	return c;
@@ -746,11 +749,11 @@ static void test_connector_attrs(void)
 	c.connectors[1].hdcp = ATOMKMS_TOPO_HDCP_1_4;
 	c.connectors[1].hdcp_delay_ms = 7;
 	c.connectors[1].bpc = 12;
-	c.connectors[1].hdr = true;
+	c.connectors[1].hdr = false;
 	CHECK(!atomkms_topology_from_config(&c, &t, &why) &&
 	      !atomkms_topology_validate(&t, &why), "eDP 2880x1800@120: %s", why);
-	CHECK(!t.connectors[0].hdr && t.connectors[1].hdr,
-	      "configfs hdr reaches the topology, off by default");
+	CHECK(t.connectors[0].hdr && !t.connectors[1].hdr,
+	      "configfs hdr reaches the topology: 1 as by default, 0");
 	CHECK(t.connectors[0].hdcp == ATOMKMS_TOPO_HDCP_NONE &&
 	      t.connectors[0].hdcp_delay_ms == ATOMKMS_TOPO_HDCP_DELAY_MS &&
 	      t.connectors[1].hdcp == ATOMKMS_TOPO_HDCP_1_4 &&
