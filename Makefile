@@ -26,13 +26,13 @@ UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
 FUZZ_SRCS := $(wildcard test/fuzz/*.c)
 DEBUG_PROGS := $(patsubst test/debug/%.c,%,$(wildcard test/debug/*.c))
 
-BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check $(DEBUG_PROGS)) \
+BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check dmabuf-tiles $(DEBUG_PROGS)) \
 	$(if $(FUZZ_SRCS),$(B)/bin/atomkms-fuzz)
 UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 
 export KVER CACHE
 
-.PHONY: all module userspace unit clean setup run check igt shell help clients \
+.PHONY: all module userspace unit clean setup run check igt shell help clients check-limits \
 	sparse checkpatch lint bench sw_sync core-srcs kdir module-debug check-debug
 
 all: module userspace sw_sync
@@ -89,6 +89,25 @@ $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -Iinclude -o $@ userspace/drmutil.c $< module/core/atomkms_crc.c $(DRM_LIBS) $(shell pkg-config --libs libpng)
 
+# The limits stage's client: udmabuf buffers through linux-dmabuf
+# (test/clients/dmabuf-tiles.c), with its protocols' code generated from
+# wayland-protocols (libwayland-dev, wayland-protocols).
+WL_PROTOCOLS := $(shell pkg-config --variable=pkgdatadir wayland-protocols 2>/dev/null)
+WL_XML := $(WL_PROTOCOLS)/stable/xdg-shell/xdg-shell.xml \
+	$(WL_PROTOCOLS)/stable/viewporter/viewporter.xml \
+	$(WL_PROTOCOLS)/unstable/linux-dmabuf/linux-dmabuf-unstable-v1.xml
+WL_GEN := $(B)/wayland
+$(WL_GEN)/%-client-protocol.h: $(WL_XML)
+	@mkdir -p $(@D)
+	wayland-scanner client-header $(filter %/$*.xml,$(WL_XML)) $@
+$(WL_GEN)/%-protocol.c: $(WL_XML)
+	@mkdir -p $(@D)
+	wayland-scanner private-code $(filter %/$*.xml,$(WL_XML)) $@
+WL_NAMES := $(basename $(notdir $(WL_XML)))
+$(B)/bin/dmabuf-tiles: test/clients/dmabuf-tiles.c $(WL_NAMES:%=$(WL_GEN)/%-client-protocol.h) $(WL_NAMES:%=$(WL_GEN)/%-protocol.c)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -I$(WL_GEN) -o $@ $< $(WL_NAMES:%=$(WL_GEN)/%-protocol.c) $(shell pkg-config --libs wayland-client)
+
 # Unit tests build the core's files unchanged, against include/:
 # test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
 # The topology and the limits name formats by the compositor's table;
@@ -125,6 +144,13 @@ check-debug: all module-debug
 # clients image (test/run-clients.sh).
 clients: all
 	@test/run-clients.sh
+
+# Real compositors under presets of display-engine limits, one guest a
+# preset (test/run-limits.sh; make check runs soc:reject):
+# make check-limits PRESETS="soc:reject laptop:reject desktop:accept"
+PRESETS ?= soc:reject
+check-limits: all
+	@test/run-limits.sh $(PRESETS)
 
 # Any igt list: make igt LIST=test/igt/ci.list (one igt_runner -t regex a line).
 LIST ?= test/igt/ci.list
@@ -171,6 +197,7 @@ help:
 	@echo "make check-debug the debug stage at full length (debug kernel)"
 	@echo "make module-debug atomkms.ko for the debug kernel"
 	@echo "make clients    weston, sway, kmscube, modetest on atomkms (guest)"
+	@echo "make check-limits  weston and sway under presets of limits (guest; PRESETS=...)"
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"
 	@echo "make shell      interactive shell in the guest"
 	@echo "make lint       sparse and checkpatch on module/"
