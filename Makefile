@@ -26,7 +26,7 @@ UNIT_TESTS := $(patsubst test/unit/%.c,%,$(wildcard test/unit/test_*.c))
 FUZZ_SRCS := $(wildcard test/fuzz/*.c)
 DEBUG_PROGS := $(patsubst test/debug/%.c,%,$(wildcard test/debug/*.c))
 
-BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check $(DEBUG_PROGS)) \
+BINS := $(addprefix $(B)/bin/,$(TOOLS) $(GUEST_TESTS) frame-check dmabuf-tiles $(DEBUG_PROGS)) \
 	$(if $(FUZZ_SRCS),$(B)/bin/atomkms-fuzz)
 UNITS := $(addprefix $(B)/unit/,$(UNIT_TESTS))
 
@@ -95,6 +95,25 @@ $(B)/bin/frame-check: test/clients/frame-check.c userspace/drmutil.c userspace/d
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DRM_CFLAGS) $(shell pkg-config --cflags libpng) -Iuserspace -Iinclude -o $@ userspace/drmutil.c $< module/core/atomkms_crc.c $(DRM_LIBS) $(shell pkg-config --libs libpng)
 
+# The limits stage's client: udmabuf buffers through linux-dmabuf
+# (test/clients/dmabuf-tiles.c), with its protocols' code generated from
+# wayland-protocols (libwayland-dev, wayland-protocols).
+WL_PROTOCOLS := $(shell pkg-config --variable=pkgdatadir wayland-protocols 2>/dev/null)
+WL_XML := $(WL_PROTOCOLS)/stable/xdg-shell/xdg-shell.xml \
+	$(WL_PROTOCOLS)/stable/viewporter/viewporter.xml \
+	$(WL_PROTOCOLS)/unstable/linux-dmabuf/linux-dmabuf-unstable-v1.xml
+WL_GEN := $(B)/wayland
+$(WL_GEN)/%-client-protocol.h: $(WL_XML)
+	@mkdir -p $(@D)
+	wayland-scanner client-header $(filter %/$*.xml,$(WL_XML)) $@
+$(WL_GEN)/%-protocol.c: $(WL_XML)
+	@mkdir -p $(@D)
+	wayland-scanner private-code $(filter %/$*.xml,$(WL_XML)) $@
+WL_NAMES := $(basename $(notdir $(WL_XML)))
+$(B)/bin/dmabuf-tiles: test/clients/dmabuf-tiles.c $(WL_NAMES:%=$(WL_GEN)/%-client-protocol.h) $(WL_NAMES:%=$(WL_GEN)/%-protocol.c)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DRM_CFLAGS) -I$(WL_GEN) -o $@ $< $(WL_NAMES:%=$(WL_GEN)/%-protocol.c) $(shell pkg-config --libs wayland-client)
+
 # Unit tests build the core's files unchanged, against include/:
 # test_X.c tests module/core/atomkms_X.c; the compositor's are in unit.mk.
 # The topology and the limits name formats by the compositor's table;
@@ -124,9 +143,12 @@ check: all module-debug
 	@test/check.sh
 
 # igt's kms_atomic, kms_plane_multiple and kms_bw whole under each preset
-# of simulated limits (test/check-limits.sh); make check runs a part.
+# of simulated limits, then weston and sway under PRESETS, one guest a
+# preset (test/check-limits.sh, test/run-limits.sh); make check runs a
+# part of the igt list and the compositors under soc:reject.
+PRESETS ?= soc:reject laptop:reject desktop:accept
 check-limits: all
-	@test/check-limits.sh
+	@PRESETS="$(PRESETS)" test/check-limits.sh
 
 # The debug stage at full length (test/run-debug.sh full): about N minutes.
 check-debug: all module-debug
@@ -181,7 +203,7 @@ help:
 	@echo "make run        boot the guest, show the topology, run the demo"
 	@echo "make check      unit tests, guest tests and the CI igt list"
 	@echo "make check-debug the debug stage at full length (debug kernel)"
-	@echo "make check-limits igt's kms_atomic, kms_plane_multiple, kms_bw under each limits preset"
+	@echo "make check-limits igt's kms_atomic, kms_plane_multiple, kms_bw, then weston and sway, under each limits preset (PRESETS=...)"
 	@echo "make module-debug atomkms.ko for the debug kernel"
 	@echo "make clients    weston, sway, kmscube, modetest on atomkms (guest)"
 	@echo "make igt LIST=f run an igt list in the guest (default test/igt/ci.list)"

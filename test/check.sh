@@ -82,6 +82,14 @@ test/run-clients.sh > "$log/clients.log" 2>&1
 cat "$log/clients.log"
 tally "$log/clients.log"
 
+# Real compositors under the tightest preset of display-engine limits
+# (issue 15, item 4): weston composes what TEST_ONLY refuses, sway places
+# planes through libliftoff (test/run-limits.sh; make check-limits).
+echo "== limits"
+test/run-limits.sh soc:reject > "$log/limits.log" 2>&1
+cat "$log/limits.log"
+tally "$log/limits.log"
+
 # How users install it: the atomkms-dkms package, installed on this host
 # (dkms builds the module for the 6.12 headers), loaded in the guest, then
 # purged (test/dkms.sh).

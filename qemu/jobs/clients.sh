@@ -132,43 +132,8 @@ esac
 result weston "$([ -z "$detail" ] && echo 0 || echo 1)" \
 	"${detail:-writeback screenshot = framebuffer screenshot = live frame ($(sed -n 's/^match: //p' "$out/weston-match.txt")), ${drawn#drawn: }; EDID: $make; EOTF modes: $eotf}"
 
-# --- sway, plain and with libliftoff
-sway_run() {
-	name=$1
-	shift
-	rm -f "$XDG_RUNTIME_DIR"/wayland-* "$XDG_RUNTIME_DIR"/sway-ipc.*
-	# -V, not -d: wlroots 0.18 gives libliftoff 1 ms of its default
-	# deadline to place planes, and libliftoff's debug log alone (40
-	# lines a frame) can spend it under TCG; wlroots then commits with
-	# no plane at all, and the CRTC shows black.
-	env "$@" WLR_BACKENDS=drm WLR_RENDERER=pixman \
-		sway -V -c "$cfg/sway.config" > "/tmp/$name.log" 2>&1 &
-	sp=$!
-	detail=
-	if wait_for "ls $XDG_RUNTIME_DIR/sway-ipc.*" 60; then
-		SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.* | head -n 1)
-		WAYLAND_DISPLAY=$(ls "$XDG_RUNTIME_DIR" | grep -m1 '^wayland-[0-9]*$')
-		export SWAYSOCK WAYLAND_DISPLAY
-		wait_for "swaymsg -t get_tree | grep -qi flower" 30 ||
-			detail="weston-flower never mapped"
-		sleep 1
-		wait_for "$fc live -n 3" 10
-		if ! grim "$out/$name.png" > "$out/$name-grim.log" 2>&1; then
-			detail="${detail:+$detail; }grim failed: $(cat "$out/$name-grim.log")"
-		elif ! $fc match "$out/$name.png" > "$out/$name-match.txt"; then
-			detail="${detail:+$detail; }grim's screenshot is not a live frame: $(tr '\n' ' ' < "$out/$name-match.txt")"
-		elif ! drawn=$($fc drawn "$out/$name.png" $bg); then
-			detail="${detail:+$detail; }no client in the screenshot: $drawn"
-		fi
-		unset SWAYSOCK WAYLAND_DISPLAY
-	else
-		detail="sway did not start"
-	fi
-	stop $sp
-	cp "/tmp/$name.log" "$out/$name.log"
-	bad=$(grep -E '\[ERROR\] \[wlr\] \[backend/drm|[Aa]tomic commit failed|Failed to (commit|parse)' "$out/$name.log")
-	[ -z "$bad" ] || detail="${detail:+$detail; }sway logged: $(echo "$bad" | head -n 3 | tr '\n' ' ')"
-}
+# --- sway, plain and with libliftoff (qemu/jobs/sway.sh: sway_run)
+. /host/qemu/jobs/sway.sh
 sway_run sway
 result sway "$([ -z "$detail" ] && echo 0 || echo 1)" \
 	"${detail:-grim's screenshot = live frame ($(sed -n 's/^match: //p' "$out/sway-match.txt")), ${drawn#drawn: }}"

@@ -4,7 +4,8 @@
 #   wait_for CMD SECONDS   wait up to SECONDS seconds for CMD to succeed
 #   weston_start DIR NAME [ARGS...]
 #                          start weston as the clients stage runs it (DRM
-#                          backend, pixman, --debug for weston-screenshooter,
+#                          backend, pixman or $WESTON_RENDERER (gl), --debug
+#                          for weston-screenshooter,
 #                          no input devices, test/clients/weston.ini: a still
 #                          desktop of colour 0x204080) on the socket
 #                          wayland-weston, log in DIR/NAME.log, its pid in
@@ -26,7 +27,7 @@ weston_start() {
 	ws_log=$1/$2
 	shift 2
 	rm -f "$XDG_RUNTIME_DIR/wayland-weston" "$XDG_RUNTIME_DIR/wayland-weston.lock"
-	weston --backend=drm --renderer=pixman --debug --continue-without-input \
+	weston --backend=drm --renderer=${WESTON_RENDERER:-pixman} --debug --continue-without-input \
 		--socket=wayland-weston --config=/host/test/clients/weston.ini \
 		--log="$ws_log.log" "$@" > "$ws_log.out" 2>&1 &
 	wp=$!
