@@ -743,6 +743,18 @@ static void print_targets(const char *label)
 	}
 }
 
+/* The scene named @name, or -1 (and a message). */
+static int scene_lookup(const char *name)
+{
+	int id;
+
+	for (id = 0; id < NUM_SCENES; id++)
+		if (!strcmp(name, scene_id[id]))
+			return id;
+	fprintf(stderr, "bench_compose: unknown scene %s\n", name);
+	return -1;
+}
+
 static int count_mode(int argc, char **argv)
 {
 	struct scene s;
@@ -754,13 +766,9 @@ static int count_mode(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	for (id = 0; id < NUM_SCENES; id++)
-		if (!strcmp(argv[2], scene_id[id]))
-			break;
-	if (id == NUM_SCENES) {
-		fprintf(stderr, "bench_compose: unknown scene %s\n", argv[2]);
+	id = scene_lookup(argv[2]);
+	if (id < 0)
 		return 2;
-	}
 	scene_init(&s, id, atoi(argv[3]), atoi(argv[4]), false);
 	o.s = &s;
 	o.fast = true;
@@ -814,13 +822,9 @@ static int bands_mode(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	for (id = 0; id < NUM_SCENES; id++)
-		if (!strcmp(argv[2], scene_id[id]))
-			break;
-	if (id == NUM_SCENES) {
-		fprintf(stderr, "bench_compose: unknown scene %s\n", argv[2]);
+	id = scene_lookup(argv[2]);
+	if (id < 0)
 		return 2;
-	}
 	scene_init(&s, id, atoi(argv[3]), atoi(argv[4]), false);
 	s.frame.crc = &s.crc;
 	ms = xalloc(frames * sizeof(*ms));

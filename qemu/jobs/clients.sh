@@ -38,17 +38,7 @@ cfg=/host/test/clients
 kmscube_frames=${KMSCUBE_FRAMES:-60}
 # The background colour of test/clients/weston.ini and sway.config.
 bg=204080
-passed=0 failed=0
-
-result() {
-	if [ "$2" = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok - $1${3:+: $3}"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $1${3:+: $3}"
-	fi
-}
+. /host/qemu/jobs/result.sh
 
 # Compositors hear about outputs and seats through udev and libseat;
 # weston.sh: wait_for, weston_start, stop.

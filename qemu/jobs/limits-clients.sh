@@ -42,18 +42,8 @@ fc=/host/build/bin/frame-check
 tiles=/host/build/bin/dmabuf-tiles
 frames=${TILES_FRAMES:-60}
 bg=204080
-passed=0 failed=0
 mkdir -p "$out"
-
-result() {
-	if [ "$2" = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok - $1${3:+: $3}"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $1${3:+: $3}"
-	fi
-}
+. /host/qemu/jobs/result.sh
 
 . /host/qemu/jobs/seat.sh
 . /host/qemu/jobs/weston.sh
