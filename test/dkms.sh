@@ -61,9 +61,9 @@ else
 fi
 # The package ships the module's source and its docs, nothing else.
 extra=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -v '/$' | grep -vE \
-	"^\./usr/src/atomkms-$ver/(Kbuild|dkms\.conf|dkms-recompress\.sh|module/[a-z_]+\.[ch]|module/core/([a-z_]+\.c|sources\.mk)|include/[a-z_]+\.h)\$|^\./usr/share/doc/atomkms-dkms/(copyright|changelog\.gz)\$" ||
+	"^\./usr/src/atomkms-$ver/(Kbuild|dkms\.conf|dkms-recompress\.sh|module/[a-z_]+\.[ch]|module/core/([a-z_]+\.c|sources\.mk|simd/[a-z0-9_]+\.[ch])|include/[a-z_]+\.h)\$|^\./usr/share/doc/atomkms-dkms/(copyright|changelog\.gz)\$" ||
 	true)
-check "the package holds only Kbuild, dkms.conf, dkms-recompress.sh, module/*.[ch], module/core/, include/*.h" \
+check "the package holds only Kbuild, dkms.conf, dkms-recompress.sh, module/*.[ch], module/core/ (simd/ too), include/*.h" \
 	[ -z "$extra" ]
 [ -z "$extra" ] || echo "$extra" | head -n 10
 
