@@ -8,8 +8,7 @@
 #                                  short fuzzer run, one pass of fault
 #                                  injection and a short lifecycle run; a
 #                                  second one (the clients image) with 3
-#                                  lifecycle cycles under weston; a third
-#                                  with the SIMD levels forced
+#                                  lifecycle cycles under weston
 #        test/run-debug.sh full    make check-debug: the unit tests under
 #                                  ASan and UBSan, the same guest parts at
 #                                  full length (fuzzer 100,000 operations,
@@ -51,21 +50,10 @@ guest() {
 	fi
 }
 
-# simd_levels NAME: the SIMD line loops, which the TCG guest's load-time
-# choice never picks (scalar wins there), forced: test-writeback and
-# test-crc on SSE2, then on AVX2, with lockdep and preemption debugging
-# watching every kernel_fpu_begin() section; then bad simd= values
-# (qemu/jobs/simd-levels.sh). About 90 s of guest time.
-simd_levels() {
-	guest "$1" 900 "simd=sse2" -- sh qemu/jobs/simd-levels.sh \
-		/host/build/debug-kmod/atomkms.ko
-}
-
 run() {
 case $mode in
 short)
 	guest debug 1500 "" -- sh qemu/jobs/debug-stage.sh /host/build/guest/debug short
-	simd_levels debug-simd
 	guest debug-weston 900 "" --image clients --no-module -- \
 		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-weston 3 3
 	;;
@@ -75,13 +63,12 @@ full)
 		unit 2>&1 | tail -n 30
 	# One guest a part: a hang costs only its part, and the guest lock is
 	# free between parts. Timeouts: about twice each part's measured time.
-	for p in fuzz:4200 lifecycle:3000 fault-inject:6600 guest-tests:900 kunit:600; do
+	for p in fuzz:4200 lifecycle:3000 fault-inject:6600 guest-tests:900 kunit:600 simd:600; do
 		guest "debug-full-${p%%:*}" "${p#*:}" "" -- sh qemu/jobs/debug-stage.sh \
 			"/host/build/guest/debug-full-${p%%:*}" full "${p%%:*}"
 	done
 	guest debug-full-weston 3000 "" --image clients --no-module -- \
 		sh qemu/jobs/lifecycle-weston.sh /host/build/guest/debug-full-weston 10
-	simd_levels debug-full-simd
 	guest debug-3crtc 1800 "num_crtcs=3 refresh=60,75,120 crossbar=1" -- \
 		sh qemu/jobs/debug-stage.sh /host/build/guest/debug-3crtc full guest-tests
 	echo "== igt (test/igt/debug.list, debug kernel)"

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Guest side of the debug stage (test/run-debug.sh), under the debug
 # kernel: our guest tests, atomkms's KUnit suites, the fuzzer, one pass of
-# fault injection and the lifecycle test, each followed by a kmemleak scan
+# fault injection, the SIMD line loops forced (qemu/jobs/simd-levels.sh)
+# and the lifecycle test, each followed by a kmemleak scan
 # (qemu/jobs/kmemleak.sh). Each part prints its own "NAME: N passed, N
 # failed" line; the lifecycle test runs last, as it unloads and reloads
 # the module.
 #
 # Usage (in the guest): qemu/jobs/debug-stage.sh OUTDIR short|full [PART...]
 #   PARTs (default: all, in this order): guest-tests kunit fuzz
-#   fault-inject lifecycle
+#   fault-inject simd lifecycle
 # Env: FUZZ_SEED (1), FUZZ_OPS and LIFECYCLE_CYCLES override the mode's.
 set -u
 out=$1
@@ -73,7 +74,7 @@ fault_inject() {
 		"num_crtcs=2 num_overlays=1 pref_width=640 pref_height=480 max_width=1024 max_height=768"
 }
 
-[ $# -gt 2 ] && shift 2 || set -- guest-tests kunit fuzz fault-inject lifecycle
+[ $# -gt 2 ] && shift 2 || set -- guest-tests kunit fuzz fault-inject simd lifecycle
 for p in "$@"; do
 	case $p in
 	guest-tests) part guest-tests guest_tests ;;
@@ -81,6 +82,9 @@ for p in "$@"; do
 	fuzz) part fuzz sh /host/qemu/jobs/fuzz.sh "$out" "$seed" "$ops"
 		fuzz_rebind ;;
 	fault-inject) part fault-inject fault_inject ;;
+	# The TCG guest's load-time choice is the scalar loops: the vector
+	# ones, forced, under lockdep and preemption debugging.
+	simd) part simd sh /host/qemu/jobs/simd-levels.sh ;;
 	lifecycle) part lifecycle sh /host/qemu/jobs/lifecycle.sh "$out" "$cycles" ;;
 	*) echo "$p: no such part: 0 passed, 1 failed" ;;
 	esac

@@ -1,10 +1,11 @@
 #!/bin/sh
 # In the guest: test-writeback and test-crc on each forced SIMD level,
 # the module's FPU figures after each; then simd= values that must fail.
-# Usage (in the guest): qemu/jobs/simd-levels.sh KO, where KO is the module
-# run-guest.sh loaded with --params simd=sse2: /host/atomkms.ko, or
-# /host/build/debug-kmod/atomkms.ko under --kernel debug.
-ko=$1
+# Usage (in the guest): qemu/jobs/simd-levels.sh [KO], where KO is the
+# module (default /host/build/debug-kmod/atomkms.ko, the debug kernel's;
+# /host/atomkms.ko for Debian's). It reloads the module itself, so it
+# runs as a part of the debug stage (qemu/jobs/debug-stage.sh) or alone.
+ko=${1:-/host/build/debug-kmod/atomkms.ko}
 rc=0
 passed=0 failed=0
 # count OK|FAIL: one result of this script's closing count line.
@@ -22,6 +23,10 @@ run() {
 		cat "$f"
 	done
 }
+# The level this script forces first.
+rmmod atomkms 2>/dev/null
+if insmod "$ko" simd=sse2; then count OK; else echo "FAIL insmod simd=sse2"; count FAIL; fi
+sleep 2
 run sse2
 rmmod atomkms || count FAIL
 if insmod "$ko" simd=avx2; then count OK; else echo "FAIL insmod simd=avx2"; count FAIL; fi
