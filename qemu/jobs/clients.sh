@@ -84,13 +84,7 @@ if weston_start "$out" weston; then
 	# The flower's first frame, then two identical frames in a row.
 	sleep 3
 	wait_for "$fc live -n 3" 10
-	for src in writeback framebuffer; do
-		rm -rf "/tmp/shot-$src"
-		mkdir -p "/tmp/shot-$src"
-		(cd "/tmp/shot-$src" && weston-screenshooter -s $src) \
-			> "$out/weston-screenshooter-$src.log" 2>&1
-		mv /tmp/shot-$src/*.png "$out/weston-$src.png" 2> /dev/null
-	done
+	weston_shots "$out" weston
 	if [ ! -s "$out/weston-writeback.png" ] || [ ! -s "$out/weston-framebuffer.png" ]; then
 		detail="a screenshot failed: $(cat "$out"/weston-screenshooter-*.log | tr '\n' ' ')"
 	elif ! same=$($fc cmp "$out/weston-writeback.png" "$out/weston-framebuffer.png"); then

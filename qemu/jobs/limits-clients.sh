@@ -82,13 +82,7 @@ if [ $? = 0 ]; then
 		wait $cp
 		sleep 1
 		wait_for "$fc live -n 3" 10
-		for src in writeback framebuffer; do
-			rm -rf "/tmp/shot-$src"
-			mkdir -p "/tmp/shot-$src"
-			(cd "/tmp/shot-$src" && weston-screenshooter -s $src) \
-				> "$out/weston-planes-screenshooter-$src.log" 2>&1
-			mv /tmp/shot-$src/*.png "$out/weston-planes-$src.png" 2> /dev/null
-		done
+		weston_shots "$out" weston-planes
 		if [ -n "$detail" ]; then :
 		elif [ ! -s "$out/weston-planes-writeback.png" ] || [ ! -s "$out/weston-planes-framebuffer.png" ]; then
 			detail="a screenshot failed: $(cat "$out"/weston-planes-screenshooter-*.log | tr '\n' ' ')"

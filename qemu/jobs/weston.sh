@@ -54,3 +54,17 @@ stop() {
 	wait_for "! atomkms_masters" 10 ||
 		echo "# a DRM master is still there: $(atomkms_masters | tr '\n' ' ')"
 }
+
+# weston_shots OUT NAME: weston-screenshooter's two sources (weston --debug
+# only), OUT/NAME-writeback.png (the frame atomkms composed, from the
+# writeback connector) and OUT/NAME-framebuffer.png (weston's own
+# composition), each source's log in OUT/NAME-screenshooter-SOURCE.log.
+weston_shots() {
+	for src in writeback framebuffer; do
+		rm -rf "/tmp/shot-$src"
+		mkdir -p "/tmp/shot-$src"
+		(cd "/tmp/shot-$src" && weston-screenshooter -s $src) \
+			> "$1/$2-screenshooter-$src.log" 2>&1
+		mv /tmp/shot-$src/*.png "$1/$2-$src.png" 2> /dev/null
+	done
+}
