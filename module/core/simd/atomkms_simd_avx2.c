@@ -53,6 +53,7 @@
 const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
 	.blend32 = atomkms_avx2_blend32,
+	.over_n = atomkms_avx2_over_n,
 	.copy_xff = atomkms_avx2_copy_xff,
 	.stream_xff = atomkms_avx2_stream_xff,
 };

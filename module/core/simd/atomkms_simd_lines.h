@@ -172,6 +172,40 @@ static void ATOMKMS_SIMD_NAME(blend32)(u32 op, u32 pa, const u32 *s, u32 *d,
 	}
 }
 
+/*
+ * The overlays @s[0..@ns) OVER @base into @d, one vector at a time: the
+ * line is read and written once, whatever @ns. Each step is
+ * atomkms_v_over(), the over() pass's, so the bytes are a copy then
+ * over() each in turn; the tail goes through a vector's worth on the
+ * stack as atomkms_v_line()'s does.
+ */
+static void ATOMKMS_SIMD_NAME(over_n)(u32 *d, const u32 *base,
+				      const u32 *const *s, u32 ns, u32 n)
+{
+	u32 ts[W], td[W];
+	u32 i, k;
+	V v;
+
+	for (i = 0; i + W <= n; i += W) {
+		v = V_LOAD(base + i);
+		for (k = 0; k < ns; k++)
+			v = atomkms_v_over(V_LOAD(s[k] + i), v);
+		V_STORE(d + i, v);
+	}
+	if (i == n)
+		return;
+	memset(td, 0, sizeof(td));
+	memcpy(td, base + i, (n - i) * 4);
+	v = V_LOAD(td);
+	for (k = 0; k < ns; k++) {
+		memset(ts, 0, sizeof(ts));
+		memcpy(ts, s[k] + i, (n - i) * 4);
+		v = atomkms_v_over(V_LOAD(ts), v);
+	}
+	V_STORE(td, v);
+	memcpy(d + i, td, (n - i) * 4);
+}
+
 static void ATOMKMS_SIMD_NAME(copy_xff)(u32 *d, const u32 *s, u32 n)
 {
 	V x = V_SET1_32(0xff000000u);

@@ -48,6 +48,7 @@
 const struct atomkms_simd_ops atomkms_simd_sse2 = {
 	.name = "sse2",
 	.blend32 = atomkms_sse2_blend32,
+	.over_n = atomkms_sse2_over_n,
 	.copy_xff = atomkms_sse2_copy_xff,
 	.stream_xff = atomkms_sse2_stream_xff,
 };
