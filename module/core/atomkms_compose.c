@@ -490,6 +490,7 @@ const struct atomkms_simd_ops atomkms_simd_scalar = {
 	.name = "scalar",
 	.blend32 = atomkms_blend32,
 	.over_n = atomkms_over_n,
+	.crc_blocks = atomkms_crc_blocks,
 	.copy_xff = atomkms_copy_xff,
 	.stream_xff = atomkms_copy_xff,
 };
@@ -993,7 +994,7 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 	u32 x;
 
 	if (f->crc)
-		atomkms_crc_line(crc, px, f->width);
+		atomkms_crc_line_with(crc, px, f->width, ctx->simd->crc_blocks);
 	if (wb && (wb->fourcc == ATOMKMS_FMT_XRGB8888 ||
 		   wb->fourcc == ATOMKMS_FMT_ARGB8888)) {
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);

@@ -242,6 +242,66 @@ static void test_over_n(void)
 	free(pass);
 }
 
+/*
+ * crc_blocks of every level against the scalar atomkms_crc_blocks() on
+ * random lanes, 0 to 40 blocks at every word offset; then whole lines
+ * through atomkms_crc_line_with() against atomkms_crc_line(), widths 1..67
+ * and larger, over more than a chunk of lines.
+ */
+static void test_crc_blocks(void)
+{
+	static const u32 big[] = { 255, 1920, 3843 };
+	u32 *px = malloc(4 * (40 * 16 + 8 + 4000 * 20));
+	u32 l, b, off, i, k, bad[3] = { 0 }, bad_line[3] = { 0 };
+
+	for (i = 0; i < 40 * 16 + 8 + 4000 * 20; i++)
+		px[i] = (u32)test_rand(&rng);
+	for (b = 0; b <= 40; b++) {
+		for (off = 0; off < 8; off++) {
+			u64 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
+
+			for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+				h0[k] = test_rand(&rng);
+			memcpy(ref, h0, sizeof(ref));
+			atomkms_crc_blocks(ref, px + off, b);
+			for (l = 0; l < num_levels; l++) {
+				u64 h[ATOMKMS_CRC_LANES];
+
+				memcpy(h, h0, sizeof(h));
+				levels[l]->crc_blocks(h, px + off, b);
+				if (memcmp(h, ref, sizeof(h)) && !bad[l]++)
+					printf("%s: crc_blocks %u blocks at offset %u differ\n",
+					       levels[l]->name, b, off);
+			}
+		}
+	}
+	for (i = 0; i < 67 + ARRAY_SIZE(big); i++) {
+		u32 n = i < 67 ? i + 1 : big[i - 67], y, lines = 20;
+		struct atomkms_crc ref, c;
+
+		atomkms_crc_init(&ref);
+		for (y = 0; y < lines; y++)
+			atomkms_crc_line(&ref, px + y * n + (y & 7), n);
+		for (l = 0; l < num_levels; l++) {
+			atomkms_crc_init(&c);
+			for (y = 0; y < lines; y++)
+				atomkms_crc_line_with(&c, px + y * n + (y & 7), n,
+						      levels[l]->crc_blocks);
+			if (atomkms_crc_final(&c) != atomkms_crc_final(&ref) &&
+			    !bad_line[l]++)
+				printf("%s: CRC of %u-pixel lines differs\n",
+				       levels[l]->name, n);
+		}
+	}
+	for (l = 0; l < num_levels; l++) {
+		CHECK(!bad[l], "%s: %u crc_blocks runs differ from scalar",
+		      levels[l]->name, bad[l]);
+		CHECK(!bad_line[l], "%s: %u line widths' CRCs differ",
+		      levels[l]->name, bad_line[l]);
+	}
+	free(px);
+}
+
 /* copy_xff and stream_xff, widths 0..67 and 1000, every word offset. */
 static void test_copy_xff(void)
 {
@@ -370,7 +430,7 @@ static void watch_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 	inner->blend32(op, pa, s, d, n);
 }
 
-static u32 watch_fused;
+static u32 watch_fused, watch_crc;
 
 static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
 			 u32 ns, u32 n)
@@ -378,6 +438,13 @@ static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
 	outside += !in_section;
 	watch_fused++;
 	inner->over_n(d, base, s, ns, n);
+}
+
+static void watch_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+{
+	outside += !in_section;
+	watch_crc++;
+	inner->crc_blocks(h, px, blocks);
 }
 
 static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
@@ -412,6 +479,7 @@ static void test_sections(void)
 		.name = "watch",
 		.blend32 = watch_blend32,
 		.over_n = watch_over_n,
+		.crc_blocks = watch_crc_blocks,
 		.copy_xff = watch_copy_xff,
 		.stream_xff = watch_stream_xff,
 		.begin = watch_begin,
@@ -464,10 +532,12 @@ static void test_sections(void)
 			sections = 0;
 			max_section_lines = 0;
 			watch_fused = 0;
+			watch_crc = 0;
 			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
 			/* Both overlays fused with the primary, every line. */
-			CHECK(watch_fused == h, "%ux%u: %u fused lines of %u",
-			      w, h, watch_fused, h);
+			CHECK(watch_fused == h && watch_crc == h,
+			      "%ux%u: %u fused lines, %u CRC lines of %u", w, h,
+			      watch_fused, watch_crc, h);
 			/* The same frame on the scalar loops, no sections. */
 			f.wb = &wb[1];
 			f.crc = &crc[1];
@@ -596,6 +666,7 @@ int main(void)
 	printf("\n");
 	test_blend_lines();
 	test_over_n();
+	test_crc_blocks();
 	test_copy_xff();
 	test_frames();
 	test_sections();

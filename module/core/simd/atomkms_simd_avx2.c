@@ -46,6 +46,11 @@
 #define V_BCAST_A16(v)	_mm256_shuffle_epi8(v, _mm256_set_epi8(		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6,		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6))
+#define V_SET1_64(x)	_mm256_set1_epi64x((long long)(x))
+#define V_ADD64		_mm256_add_epi64
+#define V_SRLI64	_mm256_srli_epi64
+#define V_SLLI64	_mm256_slli_epi64
+#define V_MULU32	_mm256_mul_epu32
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 #include "atomkms_simd_lines.h"
@@ -54,6 +59,7 @@ const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
 	.blend32 = atomkms_avx2_blend32,
 	.over_n = atomkms_avx2_over_n,
+	.crc_blocks = atomkms_avx2_crc_blocks,
 	.copy_xff = atomkms_avx2_copy_xff,
 	.stream_xff = atomkms_avx2_stream_xff,
 };

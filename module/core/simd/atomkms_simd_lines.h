@@ -18,7 +18,9 @@
  * V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
  * V_CMPEQ32, V_MOVEMASK, V_LO8, V_HI8 (interleave bytes with 0), V_PACK16
  * (unsigned saturation), V_MULLO16, V_MULHI16 (unsigned), V_ADD16, V_ADDS8,
- * V_BCAST_A16 (each pixel's alpha lane into its four lanes), and
+ * V_BCAST_A16 (each pixel's alpha lane into its four lanes), for the
+ * CRC's 64-bit lanes V_SET1_64, V_ADD64, V_SRLI64, V_SLLI64 (by 32) and
+ * V_MULU32 (the 64-bit products of the low halves), and
  * ATOMKMS_SIMD_NAME(x), the symbol prefix.
  */
 
@@ -204,6 +206,48 @@ static void ATOMKMS_SIMD_NAME(over_n)(u32 *d, const u32 *base,
 	}
 	V_STORE(td, v);
 	memcpy(d + i, td, (n - i) * 4);
+}
+
+/*
+ * The CRC's lane step (include/atomkms_crc.h) on W / 2 lanes at once:
+ * h += w; h ^= h >> 32; h *= ATOMKMS_CRC_MUL; h ^= h >> 32, mod 2^64.
+ * There is no 64-bit multiply (low half) below AVX-512: with h = hi:lo
+ * and m = mh:ml, h m mod 2^64 = lo ml + ((hi ml + lo mh) << 32), three
+ * 32x32->64 multiplies; after the first xor, hi is still h >> 32's.
+ */
+static __always_inline V atomkms_v_crc_step(V h, V w)
+{
+	V mul = V_SET1_64(ATOMKMS_CRC_MUL);
+	V mulhi = V_SET1_64(ATOMKMS_CRC_MUL >> 32);
+	V t, c;
+
+	h = V_ADD64(h, V_AND(w, V_SET1_64(ATOMKMS_CRC_MASK)));
+	t = V_SRLI64(h, 32);
+	h = V_XOR(h, t);
+	c = V_ADD64(V_MULU32(t, mul), V_MULU32(h, mulhi));
+	h = V_ADD64(V_MULU32(h, mul), V_SLLI64(c, 32));
+	return V_XOR(h, V_SRLI64(h, 32));
+}
+
+/*
+ * atomkms_crc_blocks(): a block of 2 * ATOMKMS_CRC_LANES pixels is
+ * ATOMKMS_CRC_LANES words, lane j taking word j: ATOMKMS_CRC_V vectors of
+ * W / 2 lanes, held in registers over the run.
+ */
+#define ATOMKMS_CRC_V	(2 * ATOMKMS_CRC_LANES / W)
+
+static void ATOMKMS_SIMD_NAME(crc_blocks)(u64 *hp, const u32 *px, u32 blocks)
+{
+	V h[ATOMKMS_CRC_V];
+	u32 k;
+
+	for (k = 0; k < ATOMKMS_CRC_V; k++)
+		h[k] = V_LOAD(hp + k * W / 2);
+	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES)
+		for (k = 0; k < ATOMKMS_CRC_V; k++)
+			h[k] = atomkms_v_crc_step(h[k], V_LOAD(px + k * W));
+	for (k = 0; k < ATOMKMS_CRC_V; k++)
+		V_STORE(hp + k * W / 2, h[k]);
 }
 
 static void ATOMKMS_SIMD_NAME(copy_xff)(u32 *d, const u32 *s, u32 n)
