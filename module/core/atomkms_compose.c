@@ -469,7 +469,7 @@ static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
  * then blended by every overlay while it is in the first-level cache;
  * the bytes of atomkms_copy_x0() then atomkms_over_line() each in turn.
  */
-#define ATOMKMS_OVER_PIECE	64
+#define ATOMKMS_OVER_PIECE	256
 
 static void atomkms_over_n(u32 *d, const u32 *base, const u32 *const *s,
 			   u32 ns, u32 n)
