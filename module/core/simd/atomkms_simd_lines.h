@@ -262,22 +262,37 @@ static __always_inline V atomkms_v_crc_step(V h, V w)
 /*
  * atomkms_crc_blocks(): a block of 2 * ATOMKMS_CRC_LANES pixels is
  * ATOMKMS_CRC_LANES words, lane j taking word j: ATOMKMS_CRC_V vectors of
- * W / 2 lanes, held in registers over the run.
+ * W / 2 lanes (2 with AVX2, 4 with SSE2), one variable each so that they
+ * stay in registers over the run (an array, GCC kept on the stack).
  */
 #define ATOMKMS_CRC_V	(2 * ATOMKMS_CRC_LANES / W)
 
 static void ATOMKMS_SIMD_NAME(crc_blocks)(u64 *hp, const u32 *px, u32 blocks)
 {
-	V h[ATOMKMS_CRC_V];
-	u32 k;
+	V h0, h1, h2 = V_ZERO(), h3 = V_ZERO();
 
-	for (k = 0; k < ATOMKMS_CRC_V; k++)
-		h[k] = V_LOAD(hp + k * W / 2);
-	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES)
-		for (k = 0; k < ATOMKMS_CRC_V; k++)
-			h[k] = atomkms_v_crc_step(h[k], V_LOAD(px + k * W));
-	for (k = 0; k < ATOMKMS_CRC_V; k++)
-		V_STORE(hp + k * W / 2, h[k]);
+	static_assert(ATOMKMS_CRC_V == 2 || ATOMKMS_CRC_V == 4,
+		      "2 or 4 vectors of lanes");
+	h0 = V_LOAD(hp);
+	h1 = V_LOAD(hp + W / 2);
+	if (ATOMKMS_CRC_V == 4) {
+		h2 = V_LOAD(hp + W);
+		h3 = V_LOAD(hp + 3 * W / 2);
+	}
+	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES) {
+		h0 = atomkms_v_crc_step(h0, V_LOAD(px));
+		h1 = atomkms_v_crc_step(h1, V_LOAD(px + W));
+		if (ATOMKMS_CRC_V == 4) {
+			h2 = atomkms_v_crc_step(h2, V_LOAD(px + 2 * W));
+			h3 = atomkms_v_crc_step(h3, V_LOAD(px + 3 * W));
+		}
+	}
+	V_STORE(hp, h0);
+	V_STORE(hp + W / 2, h1);
+	if (ATOMKMS_CRC_V == 4) {
+		V_STORE(hp + W, h2);
+		V_STORE(hp + 3 * W / 2, h3);
+	}
 }
 
 static void ATOMKMS_SIMD_NAME(copy_xff)(u32 *d, const u32 *s, u32 n)
