@@ -111,7 +111,10 @@ echo "== Part 1b: compositor core, userspace build (-O2, vector code)"
 "$out/bench_compose" $q
 
 echo
-echo "== Instructions per frame (valgrind --tool=callgrind, 1920x1080, (Ir(K=$K) - Ir(K=0)) / $K)"
+# The level of line loops the module would pick here (Part 1a's figure).
+lv=$(sed -n 's/.*the module would pick \([a-z0-9]*\).*/\1/p' "$out/native-kflags.txt" | head -n 1)
+lv=${lv:-scalar}
+echo "== Instructions per frame (valgrind --tool=callgrind, 1920x1080, (Ir(K=$K) - Ir(K=0)) / $K; scalar line loops, and for the kernel-flags build also $lv's)"
 : > "$out/crc-targets.txt"
 if ! command -v valgrind > /dev/null 2>&1; then
 	echo "bench: valgrind not found: install it (apt-get install valgrind); instruction counts skipped"
@@ -147,10 +150,25 @@ else
 					(f - b) / k / 2073600, (c - b) / k / 2073600,
 					(g - b) / k / 2073600 }'
 			[ $b = bench_compose_kflags ] || continue
-			awk -v s="$s" -v f="$fast" -v c="$crc" -v k="$K" \
+			# The line loops the module picks (Part 1a), as the
+			# other targets: the CRC target is judged on them.
+			if [ "$lv" != scalar ]; then
+				fast=$(ir $b "$s-fast-$lv" $s 1920 1080 "$K" "$lv")
+				crc=$(ir $b "$s-crc-$lv" $s 1920 1080 "$K" crc "$lv")
+				awk -v d="  $lv line loops" -v b="$base" -v f="$fast" -v c="$crc" -v k="$K" \
+					'BEGIN { printf "%-34s %16.0f %16.0f\n", d,
+						(f - b) / k, (c - b) / k;
+						printf "%-34s %16.2f %16.2f\n", "  per output pixel",
+						(f - b) / k / 2073600, (c - b) / k / 2073600 }'
+				cmp -s "$out/callgrind.$b.$s-crc.out.crc" \
+					"$out/callgrind.$b.$s-crc-$lv.out.crc" || {
+					echo "bench: scene ($s): $lv's frame CRC differs from scalar's" >&2
+					exit 1; }
+			fi
+			awk -v s="$s" -v f="$fast" -v c="$crc" -v k="$K" -v lv="$lv" \
 				'BEGIN { x = (c - f) / k / 2073600;
-					printf "kernel-flags CRC cost, scene (%s) 1920x1080 <= 1 instruction per output pixel: %.2f -> %s\n",
-					s, x, x <= 1 ? "MET" : "NOT MET" }' >> "$out/crc-targets.txt"
+					printf "kernel-flags CRC cost, scene (%s) 1920x1080, %s line loops, <= 1 instruction per output pixel: %.2f -> %s\n",
+					s, lv, x, x <= 1 ? "MET" : "NOT MET" }' >> "$out/crc-targets.txt"
 		done
 	done
 	echo "(setup, K=0: Ir of a run that composes no frame, subtracted)"

@@ -84,7 +84,21 @@ struct atomkms_crc {
 
 void atomkms_crc_init(struct atomkms_crc *c);
 void atomkms_crc_init_at(struct atomkms_crc *c, u32 y);
+/**
+ * typedef atomkms_crc_blocks_fn - the lane steps of whole blocks of a line
+ * @h: the %ATOMKMS_CRC_LANES lanes, updated
+ * @px: 2 * %ATOMKMS_CRC_LANES * @blocks pixels, word j to lane j mod 8
+ * @blocks: the number of blocks
+ *
+ * atomkms_crc_blocks() is the scalar one; include/atomkms_simd.h's vector
+ * tables have their own, which give the same lanes.
+ */
+typedef void (*atomkms_crc_blocks_fn)(u64 *h, const u32 *px, u32 blocks);
+
+void atomkms_crc_blocks(u64 *h, const u32 *px, u32 blocks);
 void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n);
+void atomkms_crc_line_with(struct atomkms_crc *c, const u32 *px, u32 n,
+			   atomkms_crc_blocks_fn blocks);
 u64 atomkms_crc_sum(const struct atomkms_crc *c);
 u64 atomkms_crc_value(u64 sum);
 u64 atomkms_crc_value_deep(u64 sum, u64 deep_sum);

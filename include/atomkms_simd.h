@@ -21,6 +21,10 @@
 #define ATOMKMS_SIMD_H
 
 #include "atomkms_types.h"
+#include "atomkms_crc.h"
+
+/* The most overlays &atomkms_simd_ops.over_n takes in one pass. */
+#define ATOMKMS_SIMD_OVER_MAX	4
 
 /**
  * struct atomkms_simd_ops - the line loops of 8-bit packed frames
@@ -29,6 +33,14 @@
  *           with blend mode @op (ATOMKMS_BLEND_*) and 8-bit plane alpha
  *           @pa: atomkms_compose.h's arithmetic at max = 255; the X bytes
  *           of @d become junk, which no sink reads
+ * @over_n: the premultiplied OVER (plane alpha 255) of @ns (1 to
+ *          %ATOMKMS_SIMD_OVER_MAX) lines of ARGB words @s[0] .. @s[ns - 1],
+ *          in that order, onto the line @base, n words, into @d: the bytes
+ *          of a copy of @base to @d then blend32() of each in turn, X
+ *          junk (@base may be @d: the overlays onto @d in place); the
+ *          line stays in registers from the first to the last
+ * @crc_blocks: atomkms_crc_blocks() (include/atomkms_crc.h): the same
+ *              lanes
  * @copy_xff: @d = @s with X = 0xff, n words (XRGB8888 writeback)
  * @stream_xff: the same, for frames larger than
  *              %ATOMKMS_SIMD_STREAM_BYTES: the vector levels store past
@@ -40,6 +52,9 @@
 struct atomkms_simd_ops {
 	const char *name;
 	void (*blend32)(u32 op, u32 pa, const u32 *s, u32 *d, u32 n);
+	void (*over_n)(u32 *d, const u32 *base, const u32 *const *s, u32 ns,
+		       u32 n);
+	atomkms_crc_blocks_fn crc_blocks;
 	void (*copy_xff)(u32 *d, const u32 *s, u32 n);
 	void (*stream_xff)(u32 *d, const u32 *s, u32 n);
 	void (*begin)(void);

@@ -463,10 +463,34 @@ static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 	}
 }
 
+/*
+ * The overlays @s[0..@ns) OVER @base into @d (include/atomkms_simd.h),
+ * the scalar way: in pieces of ATOMKMS_OVER_PIECE pixels, each copied
+ * then blended by every overlay while it is in the first-level cache;
+ * the bytes of atomkms_copy_x0() then atomkms_over_line() each in turn.
+ */
+#define ATOMKMS_OVER_PIECE	256
+
+static void atomkms_over_n(u32 *d, const u32 *base, const u32 *const *s,
+			   u32 ns, u32 n)
+{
+	u32 i, k, c;
+
+	for (i = 0; i < n; i += c) {
+		c = n - i < ATOMKMS_OVER_PIECE ? n - i : ATOMKMS_OVER_PIECE;
+		if (base != d)
+			atomkms_copy_x0(d + i, base + i, c);
+		for (k = 0; k < ns; k++)
+			atomkms_over_line(d + i, s[k] + i, c);
+	}
+}
+
 /* The scalar line loops: include/atomkms_simd.h, for any CPU. */
 const struct atomkms_simd_ops atomkms_simd_scalar = {
 	.name = "scalar",
 	.blend32 = atomkms_blend32,
+	.over_n = atomkms_over_n,
+	.crc_blocks = atomkms_crc_blocks,
 	.copy_xff = atomkms_copy_xff,
 	.stream_xff = atomkms_copy_xff,
 };
@@ -970,7 +994,7 @@ static void atomkms_sinks32(const struct atomkms_frame *f,
 	u32 x;
 
 	if (f->crc)
-		atomkms_crc_line(crc, px, f->width);
+		atomkms_crc_line_with(crc, px, f->width, ctx->simd->crc_blocks);
 	if (wb && (wb->fourcc == ATOMKMS_FMT_XRGB8888 ||
 		   wb->fourcc == ATOMKMS_FMT_ARGB8888)) {
 		u32 *o = (u32 *)(wb->map[0] + (size_t)y * wb->pitch[0]);
@@ -1109,6 +1133,85 @@ static void atomkms_line_clear(struct atomkms_line_ctx *ctx, s32 w)
 }
 
 /*
+ * A plane whose line (@y) over_n() can take as an overlay: premultiplied
+ * ARGB8888 at plane alpha 255, across the whole frame line, unscaled,
+ * unrotated, aligned. Return: its line, or NULL.
+ */
+static const u32 *
+atomkms_line32_overlay(const struct atomkms_frame *f,
+		       const struct atomkms_plane_job *job,
+		       const struct atomkms_fast_path *path,
+		       const struct atomkms_plane_src *src, s32 y)
+{
+	const u8 *p;
+
+	if (path->fn != atomkms_line32_8888 || !path->in_place ||
+	    job->fmt->fourcc != ATOMKMS_FMT_ARGB8888 ||
+	    job->op != ATOMKMS_BLEND_PREMULTI ||
+	    !(job->flags & ATOMKMS_JOB_FULL_ALPHA) || job->x1 ||
+	    job->x2 != (s32)f->width)
+		return NULL;
+	p = atomkms_unrotated_src(job, src, y, 4);
+	return (unsigned long)p & 3 ? NULL : (const u32 *)p;
+}
+
+/*
+ * Plane @k and those above it on packed line @y, in one pass of
+ * over_n() (include/atomkms_simd.h) instead of one a plane: @k as the
+ * base if it is the line's first plane (@first), opaque, across the
+ * line, its framebuffer line in place (a copy), followed by overlays
+ * (atomkms_line32_overlay()); else @k and the planes above it as
+ * overlays onto the line so far, when there are at least two. The
+ * planes between that are not on line @y draw nothing; the first on it
+ * that cannot be an overlay ends the run. None of the run is culled: it
+ * spans the line, and no opaque plane above @k covers the whole line
+ * (the line's first plane is the topmost that does).
+ *
+ * Return: the plane after the run, or @k when nothing was fused.
+ */
+static s32 atomkms_line32_fused(const struct atomkms_frame *f,
+				struct atomkms_line_ctx *ctx,
+				const struct atomkms_plane_job *const *jobs,
+				const struct atomkms_fast_path *const *paths,
+				s32 k, s32 y, bool first)
+{
+	const u32 *s[ATOMKMS_SIMD_OVER_MAX], *base = ctx->acc32;
+	s32 n = f->num_planes, m = k;
+	u32 ns = 0;
+
+	if (first && paths[k]->in_place &&
+	    atomkms_covers(jobs[k], y, 0, f->width)) {
+		base = NULL;
+		if (paths[k]->fn == atomkms_line32_8888) {
+			const u8 *p = atomkms_unrotated_src(jobs[k],
+							    &f->planes[k].src,
+							    y, 4);
+
+			if (!((unsigned long)p & 3))
+				base = (const u32 *)p;
+		}
+		if (!base)
+			return k;
+		m = k + 1;
+	}
+	for (; m < n && ns < ATOMKMS_SIMD_OVER_MAX; m++) {
+		const struct atomkms_plane_job *job = jobs[m];
+
+		if (!job || y < job->y1 || y >= job->y2)
+			continue;
+		s[ns] = atomkms_line32_overlay(f, job, paths[m],
+					       &f->planes[m].src, y);
+		if (!s[ns])
+			break;
+		ns++;
+	}
+	if (!ns || (base == ctx->acc32 && ns < 2))
+		return k;
+	ctx->simd->over_n(ctx->acc32, base, s, ns, f->width);
+	return m;
+}
+
+/*
  * Blend the planes from @start up into line @y; with @cull, skip a plane
  * that an opaque plane above covers on this line.
  */
@@ -1119,12 +1222,23 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 			       s32 start, s32 y, bool cull)
 {
 	s32 n = frame->num_planes, k, m;
+	bool first = true;
 
 	for (k = start; k < n; k++) {
 		const struct atomkms_plane_job *job = jobs[k];
 
 		if (!job || y < job->y1 || y >= job->y2)
 			continue;
+		if (ctx->mode32 && ctx->simd->over_n) {
+			m = atomkms_line32_fused(frame, ctx, jobs, paths, k, y,
+						 first);
+			first = false;
+			if (m > k) {
+				k = m - 1;
+				continue;
+			}
+		}
+		first = false;
 		if (cull) {
 			for (m = k + 1; m < n; m++)
 				if (atomkms_covers(jobs[m], y, job->x1, job->x2))

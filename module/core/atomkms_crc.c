@@ -82,9 +82,9 @@ void atomkms_crc_init(struct atomkms_crc *c)
  * operations only, and the lanes' steps are independent for the CPU to
  * overlap.
  */
-static __always_inline void atomkms_crc_blocks(u64 *restrict hp,
-					       const u32 *restrict px,
-					       u32 blocks)
+static __always_inline void atomkms_crc_blocks_inl(u64 *restrict hp,
+						   const u32 *restrict px,
+						   u32 blocks)
 {
 	u64 h0 = hp[0], h1 = hp[1], h2 = hp[2], h3 = hp[3];
 	u64 h4 = hp[4], h5 = hp[5], h6 = hp[6], h7 = hp[7];
@@ -111,18 +111,27 @@ static __always_inline void atomkms_crc_blocks(u64 *restrict hp,
 }
 
 /**
- * atomkms_crc_line - add the frame's next line (line @c->line)
- * @c: the checksum
- * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
- * @n: their number, the frame's width
+ * atomkms_crc_blocks - the scalar &atomkms_crc_blocks_fn
+ * @h: the lanes
+ * @px: the blocks' pixels
+ * @blocks: their number
  */
-void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
+void atomkms_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+{
+	atomkms_crc_blocks_inl(h, px, blocks);
+}
+
+static __always_inline void atomkms_crc_line_inl(struct atomkms_crc *c,
+						 const u32 *px, u32 n,
+						 atomkms_crc_blocks_fn blocks)
 {
 	const u32 blk = 2 * ATOMKMS_CRC_LANES;
 	u32 x = n / blk * blk, j;
 
-	if (x)
-		atomkms_crc_blocks(c->h, px, n / blk);
+	if (x && blocks)
+		blocks(c->h, px, n / blk);
+	else if (x)
+		atomkms_crc_blocks_inl(c->h, px, n / blk);
 	for (j = x / 2; x + 2 <= n; x += 2, j++)
 		c->h[j % ATOMKMS_CRC_LANES] =
 			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES],
@@ -134,6 +143,34 @@ void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
 		c->sum += atomkms_crc_chunk(c->line - 1, c->h);
 		atomkms_crc_lanes_init(c->h);
 	}
+}
+
+/**
+ * atomkms_crc_line - add the frame's next line (line @c->line)
+ * @c: the checksum
+ * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
+ * @n: their number, the frame's width
+ */
+void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
+{
+	atomkms_crc_line_inl(c, px, n, NULL);
+}
+
+/**
+ * atomkms_crc_line_with - atomkms_crc_line(), whole blocks through @blocks
+ * @c: the checksum
+ * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
+ * @n: their number, the frame's width
+ * @blocks: the lane steps of the line's whole blocks of
+ *          2 * %ATOMKMS_CRC_LANES pixels (a vector table's: call it only
+ *          where that table's functions may run); the rest is scalar
+ *
+ * The same checksum as atomkms_crc_line(), whatever @blocks.
+ */
+void atomkms_crc_line_with(struct atomkms_crc *c, const u32 *px, u32 n,
+			   atomkms_crc_blocks_fn blocks)
+{
+	atomkms_crc_line_inl(c, px, n, blocks);
 }
 
 /* igt's sanity checks: no word 0xffffffff, no value 0. */

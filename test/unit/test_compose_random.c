@@ -3,7 +3,9 @@
  * Seeded random scenes through the compositor: thousands of plane stacks
  * (every format, positions off-screen too, alpha, blend modes, rotations,
  * scaling, colour pipelines, writeback), fast paths and occlusion against
- * the general path (identical bytes required) and against the reference;
+ * the general path (identical bytes required) and against the reference,
+ * one scene in four a stack of full-width overlays that the packed paths
+ * fuse into one pass;
  * and each scene in 2 to 5 bands (atomkms_compose_band()), in a random
  * order, every other scene on threads, against one pass.
  * Then a measurement of the fast paths at 1920x1080.
@@ -162,6 +164,94 @@ static void random_scene(struct scene *s)
 			test_rand_below(&rng, atomkms_num_writeback_formats)];
 }
 
+/*
+ * Paint @fb's pixels (a packed 32-bit format) as runs of opaque, clear,
+ * one translucent value and random ones, premultiplied or not, as
+ * overlays really hold, so whole vectors take the shortcuts of OVER and
+ * mixed ones the arithmetic; every alpha value comes up.
+ */
+static void paint_runs(struct test_fb *fb)
+{
+	bool premul = test_rand_below(&rng, 4);
+	u32 x, y, run = 0, kind = 0, fixed = 0;
+
+	for (y = 0; y < fb->height; y++) {
+		u32 *row = (u32 *)(fb->mem[0] + (size_t)y * fb->pitch[0]);
+
+		for (x = 0; x < fb->width; x++, run--) {
+			u32 p, a, c, q = 0;
+
+			if (!run) {
+				kind = test_rand_below(&rng, 4);
+				run = 1 + test_rand_below(&rng, 24);
+				fixed = (u32)test_rand(&rng);
+			}
+			p = kind == 2 ? fixed : (u32)test_rand(&rng);
+			a = kind == 0 ? 255 : kind == 1 ? 0 : p >> 24;
+			for (c = 0; c < 24; c += 8)
+				q |= (premul ? ((p >> c) & 0xff) * a / 255 :
+				      (p >> c) & 0xff) << c;
+			row[x] = a << 24 | q;
+		}
+	}
+}
+
+/*
+ * A stack that the packed paths fuse (over_n, include/atomkms_simd.h): an
+ * opaque primary across the frame (now and then translucent: the
+ * overlays then fuse onto the line so far), then full-width ARGB8888
+ * overlays at plane alpha 0xffff over some of the lines, their sources
+ * starting at any pixel of wider framebuffers; now and then one with
+ * other alpha or blend mode, or a random plane, which ends a run. Widths
+ * 1..72, and in one scene in eight 200..455.
+ */
+static void stack_scene(struct scene *s)
+{
+	u32 k, w, h;
+
+	memset(s, 0, sizeof(*s));
+	w = test_rand_below(&rng, 8) ? 1 + test_rand_below(&rng, 72) :
+	    200 + test_rand_below(&rng, 256);
+	h = 1 + test_rand_below(&rng, 40);
+	s->sc.width = w;
+	s->sc.height = h;
+	s->sc.num_planes = 2 + test_rand_below(&rng, MAX_PLANES - 1);
+	s->sc.planes = s->pl;
+	for (k = 0; k < s->sc.num_planes; k++) {
+		struct atomkms_plane_desc *d = &s->pl[k].desc;
+		u32 ox = test_rand_below(&rng, 9), r = test_rand_below(&rng, 10);
+		u32 fourcc = k || test_rand_below(&rng, 2) ?
+			     ATOMKMS_FMT_ARGB8888 : ATOMKMS_FMT_XRGB8888;
+
+		if (k && r == 0) {
+			random_plane(s, k);
+			continue;
+		}
+		test_fb_alloc(&s->fb[k], fourcc, w + ox, h,
+			      4 * test_rand_below(&rng, 3), &rng);
+		if (k)
+			paint_runs(&s->fb[k]);
+		test_fb_src(&s->fb[k], &s->pl[k].src);
+		test_desc_full(d, &s->fb[k], 0, 0, w, h);
+		d->src_x = ox << 16;
+		d->src_w = w << 16;
+		d->dst_w = w;
+		if (!k) {
+			d->blend_mode = r < 8 ? ATOMKMS_BLEND_PIXEL_NONE :
+					ATOMKMS_BLEND_PREMULTI;
+			continue;
+		}
+		d->blend_mode = r == 1 ? ATOMKMS_BLEND_COVERAGE :
+				ATOMKMS_BLEND_PREMULTI;
+		d->alpha = r == 2 ? test_rand(&rng) & 0xffff : 0xffff;
+		d->src_y = test_rand_below(&rng, h) << 16;
+		d->src_h = (h << 16) - d->src_y;
+		d->dst_h = d->src_h >> 16;
+		d->dst_y = (s32)test_rand_below(&rng, h) -
+			   (s32)test_rand_below(&rng, d->dst_h);
+	}
+}
+
 static void free_scene(struct scene *s)
 {
 	u32 k;
@@ -255,7 +345,10 @@ static void test_random(u64 seed, u32 count)
 		snprintf(test_what, sizeof(test_what),
 			 "seed %llu scene %u (ATOMKMS_SEED, ATOMKMS_SCENES)",
 			 (unsigned long long)seed, i);
-		random_scene(s);
+		if (i % 4 == 3)
+			stack_scene(s);
+		else
+			random_scene(s);
 		n = (size_t)s->sc.width * s->sc.height;
 		run_core(s, &fast, true, NULL);
 		run_core(s, &gen, false, NULL);

@@ -145,6 +145,163 @@ static void test_blend_lines(void)
 	free(out);
 }
 
+/*
+ * over_n of every level against the reference (ref_blend() OVER at plane
+ * alpha 255, overlay after overlay) and against the scalar blend32 passes
+ * it replaces (a copy, then OVER each): 1 to ATOMKMS_SIMD_OVER_MAX
+ * overlays, widths 1..67 and larger, each line at its own word offset,
+ * onto a separate base or in place; in one round in ten the overlays'
+ * alpha sweeps 0..255 pixel by pixel, premultiplied.
+ */
+static void test_over_n(void)
+{
+	static const u32 big[] = { 255, 256, 1000, 1920, 3843 };
+	const u32 cap = 4000 + 16;
+	u32 *src[ATOMKMS_SIMD_OVER_MAX], *base = malloc(4 * cap);
+	u32 *d0 = malloc(4 * cap), *ref = malloc(4 * cap);
+	u32 *out = malloc(4 * cap), *pass = malloc(4 * cap);
+	u32 l, wi, ns, rnd, i, k, bad[3] = { 0 }, runs = 0, bad_pass = 0;
+
+	for (k = 0; k < ATOMKMS_SIMD_OVER_MAX; k++)
+		src[k] = malloc(4 * cap);
+	for (wi = 0; wi < 67 + ARRAY_SIZE(big); wi++) {
+		u32 n = wi < 67 ? wi + 1 : big[wi - 67];
+
+		for (rnd = 0; rnd < (n > 67 ? 8 : 40); rnd++) {
+			const u32 *s[ATOMKMS_SIMD_OVER_MAX];
+			u32 ob = test_rand_below(&rng, 8);
+			u32 od = test_rand_below(&rng, 8);
+			bool in_place = rnd & 1;
+
+			ns = 1 + rnd / 2 % ATOMKMS_SIMD_OVER_MAX;
+			for (k = 0; k < ns; k++) {
+				u32 os = test_rand_below(&rng, 8);
+
+				fill_src(src[k] + os, n, rnd % 3 != 2);
+				if (rnd % 10 == 9)
+					for (i = 0; i < n; i++) {
+						u32 a = (i * 7 + k * 31) & 255;
+
+						src[k][os + i] = a << 24 |
+							(a * 0x010101u & (u32)test_rand(&rng));
+					}
+				s[k] = src[k] + os;
+			}
+			for (i = 0; i < cap; i++) {
+				base[i] = (u32)test_rand(&rng);
+				d0[i] = (u32)test_rand(&rng);
+			}
+			if (in_place)
+				memcpy(d0 + od, base + ob, 4 * n);
+			for (i = 0; i < n; i++) {
+				ref[i] = base[ob + i];
+				for (k = 0; k < ns; k++)
+					ref[i] = ref_blend(ATOMKMS_BLEND_PREMULTI,
+							   255, s[k][i], ref[i]);
+			}
+			/* The passes over_n replaces, on the scalar table. */
+			memcpy(pass, base + ob, 4 * n);
+			for (k = 0; k < ns; k++)
+				atomkms_simd_scalar.blend32(ATOMKMS_BLEND_PREMULTI,
+							    255, s[k], pass, n);
+			for (l = 0; l < num_levels; l++) {
+				u32 at = 0;
+
+				memcpy(out, d0, 4 * cap);
+				levels[l]->over_n(out + od, in_place ?
+						  out + od : base + ob, s, ns, n);
+				runs++;
+				if (!same_rgb(out + od, ref, n, &at) ||
+				    !same_rgb(out + od, pass, n, &at) ||
+				    memcmp(out, d0, 4 * od) ||
+				    memcmp(out + od + n, d0 + od + n,
+					   4 * (cap - od - n))) {
+					if (!bad[l]++)
+						printf("%s: over_n ns %u n %u in place %u: pixel %u: %08x, reference %06x\n",
+						       levels[l]->name, ns, n,
+						       in_place, at, out[od + at],
+						       ref[at]);
+				}
+			}
+			bad_pass += !same_rgb(pass, ref, n, &i);
+		}
+	}
+	for (l = 0; l < num_levels; l++)
+		CHECK(!bad[l], "%s: %u over_n lines differ", levels[l]->name,
+		      bad[l]);
+	CHECK(!bad_pass, "%u scalar blend32 passes differ from the reference",
+	      bad_pass);
+	printf("over_n: %u lines (1..%u overlays, widths 1..67 and 5 larger, offsets 0..7, in place or not)\n",
+	       runs, ATOMKMS_SIMD_OVER_MAX);
+	for (k = 0; k < ATOMKMS_SIMD_OVER_MAX; k++)
+		free(src[k]);
+	free(base);
+	free(d0);
+	free(ref);
+	free(out);
+	free(pass);
+}
+
+/*
+ * crc_blocks of every level against the scalar atomkms_crc_blocks() on
+ * random lanes, 0 to 40 blocks at every word offset; then whole lines
+ * through atomkms_crc_line_with() against atomkms_crc_line(), widths 1..67
+ * and larger, over more than a chunk of lines.
+ */
+static void test_crc_blocks(void)
+{
+	static const u32 big[] = { 255, 1920, 3843 };
+	u32 *px = malloc(4 * (40 * 16 + 8 + 4000 * 20));
+	u32 l, b, off, i, k, bad[3] = { 0 }, bad_line[3] = { 0 };
+
+	for (i = 0; i < 40 * 16 + 8 + 4000 * 20; i++)
+		px[i] = (u32)test_rand(&rng);
+	for (b = 0; b <= 40; b++) {
+		for (off = 0; off < 8; off++) {
+			u64 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
+
+			for (k = 0; k < ATOMKMS_CRC_LANES; k++)
+				h0[k] = test_rand(&rng);
+			memcpy(ref, h0, sizeof(ref));
+			atomkms_crc_blocks(ref, px + off, b);
+			for (l = 0; l < num_levels; l++) {
+				u64 h[ATOMKMS_CRC_LANES];
+
+				memcpy(h, h0, sizeof(h));
+				levels[l]->crc_blocks(h, px + off, b);
+				if (memcmp(h, ref, sizeof(h)) && !bad[l]++)
+					printf("%s: crc_blocks %u blocks at offset %u differ\n",
+					       levels[l]->name, b, off);
+			}
+		}
+	}
+	for (i = 0; i < 67 + ARRAY_SIZE(big); i++) {
+		u32 n = i < 67 ? i + 1 : big[i - 67], y, lines = 20;
+		struct atomkms_crc ref, c;
+
+		atomkms_crc_init(&ref);
+		for (y = 0; y < lines; y++)
+			atomkms_crc_line(&ref, px + y * n + (y & 7), n);
+		for (l = 0; l < num_levels; l++) {
+			atomkms_crc_init(&c);
+			for (y = 0; y < lines; y++)
+				atomkms_crc_line_with(&c, px + y * n + (y & 7), n,
+						      levels[l]->crc_blocks);
+			if (atomkms_crc_final(&c) != atomkms_crc_final(&ref) &&
+			    !bad_line[l]++)
+				printf("%s: CRC of %u-pixel lines differs\n",
+				       levels[l]->name, n);
+		}
+	}
+	for (l = 0; l < num_levels; l++) {
+		CHECK(!bad[l], "%s: %u crc_blocks runs differ from scalar",
+		      levels[l]->name, bad[l]);
+		CHECK(!bad_line[l], "%s: %u line widths' CRCs differ",
+		      levels[l]->name, bad_line[l]);
+	}
+	free(px);
+}
+
 /* copy_xff and stream_xff, widths 0..67 and 1000, every word offset. */
 static void test_copy_xff(void)
 {
@@ -273,6 +430,23 @@ static void watch_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 	inner->blend32(op, pa, s, d, n);
 }
 
+static u32 watch_fused, watch_crc;
+
+static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
+			 u32 ns, u32 n)
+{
+	outside += !in_section;
+	watch_fused++;
+	inner->over_n(d, base, s, ns, n);
+}
+
+static void watch_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+{
+	outside += !in_section;
+	watch_crc++;
+	inner->crc_blocks(h, px, blocks);
+}
+
 static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
 {
 	outside += !in_section;
@@ -304,6 +478,8 @@ static void test_sections(void)
 	static const struct atomkms_simd_ops watch = {
 		.name = "watch",
 		.blend32 = watch_blend32,
+		.over_n = watch_over_n,
+		.crc_blocks = watch_crc_blocks,
 		.copy_xff = watch_copy_xff,
 		.stream_xff = watch_stream_xff,
 		.begin = watch_begin,
@@ -323,6 +499,7 @@ static void test_sections(void)
 			struct atomkms_frame_plane fp[3];
 			struct atomkms_plane_desc desc;
 			struct atomkms_frame f = { 0 };
+			u64 crc[2];
 			const char *why;
 			void *scratch = malloc(atomkms_compose_scratch_size(w));
 
@@ -351,15 +528,25 @@ static void test_sections(void)
 			f.simd = &watch;
 			f.line_sink = watch_sink;
 			f.line_hook = hook ? watch_hook : NULL;
+			f.crc = &crc[0];
 			sections = 0;
 			max_section_lines = 0;
+			watch_fused = 0;
+			watch_crc = 0;
 			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
+			/* Both overlays fused with the primary, every line. */
+			CHECK(watch_fused == h && watch_crc == h,
+			      "%ux%u: %u fused lines, %u CRC lines of %u", w, h,
+			      watch_fused, watch_crc, h);
 			/* The same frame on the scalar loops, no sections. */
 			f.wb = &wb[1];
+			f.crc = &crc[1];
 			f.simd = NULL;
 			f.line_sink = NULL;
 			f.line_hook = NULL;
 			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
+			CHECK(crc[0] == crc[1], "%ux%u: %s CRC differs from scalar's",
+			      w, h, inner->name);
 			CHECK(!memcmp(wbfb[0].mem[0], wbfb[1].mem[0], wbfb[0].size[0]),
 			      "%ux%u: %s writeback differs from scalar's", w, h,
 			      inner->name);
@@ -478,6 +665,8 @@ int main(void)
 		printf(" %s", levels[l]->name);
 	printf("\n");
 	test_blend_lines();
+	test_over_n();
+	test_crc_blocks();
 	test_copy_xff();
 	test_frames();
 	test_sections();

@@ -46,6 +46,51 @@
 #define V_BCAST_A16(v)	_mm256_shuffle_epi8(v, _mm256_set_epi8(		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6,		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6))
+#define V_SET1_64(x)	_mm256_set1_epi64x((long long)(x))
+#define V_ADD64		_mm256_add_epi64
+#define V_SRLI64	_mm256_srli_epi64
+#define V_SLLI64	_mm256_slli_epi64
+#define V_MULU32	_mm256_mul_epu32
+/*
+ * V_BCAST_A16 of the interleave with 0 in one shuffle: each pixel's alpha
+ * byte (3, 7 of the low 8 bytes of each 128-bit lane; 11, 15 of the high
+ * 8) into its four 16-bit lanes, the high bytes zeroed (index 0x80).
+ */
+static __always_inline V atomkms_avx2_alpha16_lo(V v)
+{
+	const V m = _mm256_set_epi8(-128, 7, -128, 7, -128, 7, -128, 7,
+				    -128, 3, -128, 3, -128, 3, -128, 3,
+				    -128, 7, -128, 7, -128, 7, -128, 7,
+				    -128, 3, -128, 3, -128, 3, -128, 3);
+
+	return _mm256_shuffle_epi8(v, m);
+}
+
+static __always_inline V atomkms_avx2_alpha16_hi(V v)
+{
+	const V m = _mm256_set_epi8(-128, 15, -128, 15, -128, 15, -128, 15,
+				    -128, 11, -128, 11, -128, 11, -128, 11,
+				    -128, 15, -128, 15, -128, 15, -128, 15,
+				    -128, 11, -128, 11, -128, 11, -128, 11);
+
+	return _mm256_shuffle_epi8(v, m);
+}
+
+/* vptest: every alpha byte of @s is 0xff ((~s & a) == 0), @s is 0. */
+static __always_inline bool atomkms_avx2_all_opaque(V s, V a)
+{
+	return _mm256_testc_si256(s, a);
+}
+
+static __always_inline bool atomkms_avx2_all_zero(V s)
+{
+	return _mm256_testz_si256(s, s);
+}
+
+#define V_ALPHA16_LO	atomkms_avx2_alpha16_lo
+#define V_ALPHA16_HI	atomkms_avx2_alpha16_hi
+#define V_ALL_OPAQUE	atomkms_avx2_all_opaque
+#define V_ALL_ZERO	atomkms_avx2_all_zero
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 #include "atomkms_simd_lines.h"
@@ -53,6 +98,8 @@
 const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
 	.blend32 = atomkms_avx2_blend32,
+	.over_n = atomkms_avx2_over_n,
+	.crc_blocks = atomkms_avx2_crc_blocks,
 	.copy_xff = atomkms_avx2_copy_xff,
 	.stream_xff = atomkms_avx2_stream_xff,
 };

@@ -18,7 +18,13 @@
  * V_SET1_32, V_SET1_16, V_ZERO, V_AND, V_OR, V_XOR,
  * V_CMPEQ32, V_MOVEMASK, V_LO8, V_HI8 (interleave bytes with 0), V_PACK16
  * (unsigned saturation), V_MULLO16, V_MULHI16 (unsigned), V_ADD16, V_ADDS8,
- * V_BCAST_A16 (each pixel's alpha lane into its four lanes), and
+ * V_BCAST_A16 (each pixel's alpha lane into its four lanes),
+ * V_ALPHA16_LO and V_ALPHA16_HI (V_BCAST_A16 of V_LO8 or V_HI8 of a
+ * vector with 0), V_ALL_OPAQUE(s, a) (every alpha byte of s is 0xff; a:
+ * V_SET1_32(0xff000000)) and V_ALL_ZERO(s) (s is all 0),
+ * for the
+ * CRC's 64-bit lanes V_SET1_64, V_ADD64, V_SRLI64, V_SLLI64 (by 32) and
+ * V_MULU32 (the 64-bit products of the low halves), and
  * ATOMKMS_SIMD_NAME(x), the symbol prefix.
  */
 
@@ -45,14 +51,14 @@ static __always_inline V atomkms_v_over(V s, V d)
 	V z = V_ZERO(), a = V_SET1_32(0xff000000u);
 	V ns, lo, hi;
 
-	if (V_MOVEMASK(V_CMPEQ32(V_AND(s, a), a)) == V_ALL)
+	if (V_ALL_OPAQUE(s, a))
 		return s;			/* all opaque */
-	if (V_MOVEMASK(V_CMPEQ32(s, z)) == V_ALL)
+	if (V_ALL_ZERO(s))
 		return d;			/* all transparent */
 	/* 255 - alpha: the alpha bytes of ~s. */
 	ns = V_XOR(s, V_SET1_32(0xffffffffu));
-	lo = atomkms_v_mul8(V_LO8(d, z), V_BCAST_A16(V_LO8(ns, z)));
-	hi = atomkms_v_mul8(V_HI8(d, z), V_BCAST_A16(V_HI8(ns, z)));
+	lo = atomkms_v_mul8(V_LO8(d, z), V_ALPHA16_LO(ns));
+	hi = atomkms_v_mul8(V_HI8(d, z), V_ALPHA16_HI(ns));
 	return V_ADDS8(s, V_PACK16(lo, hi));
 }
 
@@ -169,6 +175,123 @@ static void ATOMKMS_SIMD_NAME(blend32)(u32 op, u32 pa, const u32 *s, u32 *d,
 		else
 			ATOMKMS_SIMD_NAME(none)(pa, s, d, n);
 		return;
+	}
+}
+
+/*
+ * The overlays @s[0..@ns) OVER @base into @d, one vector at a time: the
+ * line is read and written once, whatever @ns. Each step is
+ * atomkms_v_over(), the over() pass's, so the bytes are a copy then
+ * over() each in turn; the tail goes through a vector's worth on the
+ * stack as atomkms_v_line()'s does. @ns is a constant once inlined (the
+ * loop over the overlays unrolled); the pointers are copied to locals,
+ * which the stores to @d cannot change.
+ */
+static __always_inline void atomkms_v_over_n(u32 *d, const u32 *base,
+					     const u32 *const *s, u32 ns,
+					     u32 n)
+{
+	const u32 *sp[ATOMKMS_SIMD_OVER_MAX];
+	u32 ts[W], td[W];
+	u32 i, k;
+	V v;
+
+	for (k = 0; k < ns; k++)
+		sp[k] = s[k];
+	for (i = 0; i + W <= n; i += W) {
+		v = V_LOAD(base + i);
+		for (k = 0; k < ns; k++)
+			v = atomkms_v_over(V_LOAD(sp[k] + i), v);
+		V_STORE(d + i, v);
+	}
+	if (i == n)
+		return;
+	memset(td, 0, sizeof(td));
+	memcpy(td, base + i, (n - i) * 4);
+	v = V_LOAD(td);
+	for (k = 0; k < ns; k++) {
+		memset(ts, 0, sizeof(ts));
+		memcpy(ts, sp[k] + i, (n - i) * 4);
+		v = atomkms_v_over(V_LOAD(ts), v);
+	}
+	V_STORE(td, v);
+	memcpy(d + i, td, (n - i) * 4);
+}
+
+static void ATOMKMS_SIMD_NAME(over_n)(u32 *d, const u32 *base,
+				      const u32 *const *s, u32 ns, u32 n)
+{
+	static_assert(ATOMKMS_SIMD_OVER_MAX == 4, "one case a count");
+	switch (ns) {
+	case 1:
+		atomkms_v_over_n(d, base, s, 1, n);
+		return;
+	case 2:
+		atomkms_v_over_n(d, base, s, 2, n);
+		return;
+	case 3:
+		atomkms_v_over_n(d, base, s, 3, n);
+		return;
+	default:
+		atomkms_v_over_n(d, base, s, 4, n);
+		return;
+	}
+}
+
+/*
+ * The CRC's lane step (include/atomkms_crc.h) on W / 2 lanes at once:
+ * h += w; h ^= h >> 32; h *= ATOMKMS_CRC_MUL; h ^= h >> 32, mod 2^64.
+ * There is no 64-bit multiply (low half) below AVX-512: with h = hi:lo
+ * and m = mh:ml, h m mod 2^64 = lo ml + ((hi ml + lo mh) << 32), three
+ * 32x32->64 multiplies; after the first xor, hi is still h >> 32's.
+ */
+static __always_inline V atomkms_v_crc_step(V h, V w)
+{
+	V mul = V_SET1_64(ATOMKMS_CRC_MUL);
+	V mulhi = V_SET1_64(ATOMKMS_CRC_MUL >> 32);
+	V t, c;
+
+	h = V_ADD64(h, V_AND(w, V_SET1_64(ATOMKMS_CRC_MASK)));
+	t = V_SRLI64(h, 32);
+	h = V_XOR(h, t);
+	c = V_ADD64(V_MULU32(t, mul), V_MULU32(h, mulhi));
+	h = V_ADD64(V_MULU32(h, mul), V_SLLI64(c, 32));
+	return V_XOR(h, V_SRLI64(h, 32));
+}
+
+/*
+ * atomkms_crc_blocks(): a block of 2 * ATOMKMS_CRC_LANES pixels is
+ * ATOMKMS_CRC_LANES words, lane j taking word j: ATOMKMS_CRC_V vectors of
+ * W / 2 lanes (2 with AVX2, 4 with SSE2), one variable each so that they
+ * stay in registers over the run (an array, GCC kept on the stack).
+ */
+#define ATOMKMS_CRC_V	(2 * ATOMKMS_CRC_LANES / W)
+
+static void ATOMKMS_SIMD_NAME(crc_blocks)(u64 *hp, const u32 *px, u32 blocks)
+{
+	V h0, h1, h2 = V_ZERO(), h3 = V_ZERO();
+
+	static_assert(ATOMKMS_CRC_V == 2 || ATOMKMS_CRC_V == 4,
+		      "2 or 4 vectors of lanes");
+	h0 = V_LOAD(hp);
+	h1 = V_LOAD(hp + W / 2);
+	if (ATOMKMS_CRC_V == 4) {
+		h2 = V_LOAD(hp + W);
+		h3 = V_LOAD(hp + 3 * W / 2);
+	}
+	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES) {
+		h0 = atomkms_v_crc_step(h0, V_LOAD(px));
+		h1 = atomkms_v_crc_step(h1, V_LOAD(px + W));
+		if (ATOMKMS_CRC_V == 4) {
+			h2 = atomkms_v_crc_step(h2, V_LOAD(px + 2 * W));
+			h3 = atomkms_v_crc_step(h3, V_LOAD(px + 3 * W));
+		}
+	}
+	V_STORE(hp, h0);
+	V_STORE(hp + W / 2, h1);
+	if (ATOMKMS_CRC_V == 4) {
+		V_STORE(hp + W, h2);
+		V_STORE(hp + 3 * W / 2, h3);
 	}
 }
 

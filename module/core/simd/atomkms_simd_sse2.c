@@ -41,6 +41,36 @@
 #define V_MULHI16	_mm_mulhi_epu16
 #define V_ADDS8		_mm_adds_epu8
 #define V_BCAST_A16(v)	_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xff), 0xff)
+
+static __always_inline V atomkms_sse2_alpha16_lo(V v)
+{
+	return V_BCAST_A16(V_LO8(v, V_ZERO()));
+}
+
+static __always_inline V atomkms_sse2_alpha16_hi(V v)
+{
+	return V_BCAST_A16(V_HI8(v, V_ZERO()));
+}
+
+static __always_inline bool atomkms_sse2_all_opaque(V s, V a)
+{
+	return V_MOVEMASK(V_CMPEQ32(V_AND(s, a), a)) == V_ALL;
+}
+
+static __always_inline bool atomkms_sse2_all_zero(V s)
+{
+	return V_MOVEMASK(V_CMPEQ32(s, V_ZERO())) == V_ALL;
+}
+
+#define V_ALPHA16_LO	atomkms_sse2_alpha16_lo
+#define V_ALPHA16_HI	atomkms_sse2_alpha16_hi
+#define V_ALL_OPAQUE	atomkms_sse2_all_opaque
+#define V_ALL_ZERO	atomkms_sse2_all_zero
+#define V_SET1_64(x)	_mm_set1_epi64x((long long)(x))
+#define V_ADD64		_mm_add_epi64
+#define V_SRLI64	_mm_srli_epi64
+#define V_SLLI64	_mm_slli_epi64
+#define V_MULU32	_mm_mul_epu32
 #define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
 
 #include "atomkms_simd_lines.h"
@@ -48,6 +78,8 @@
 const struct atomkms_simd_ops atomkms_simd_sse2 = {
 	.name = "sse2",
 	.blend32 = atomkms_sse2_blend32,
+	.over_n = atomkms_sse2_over_n,
+	.crc_blocks = atomkms_sse2_crc_blocks,
 	.copy_xff = atomkms_sse2_copy_xff,
 	.stream_xff = atomkms_sse2_stream_xff,
 };
