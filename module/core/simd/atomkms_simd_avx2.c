@@ -46,14 +46,38 @@
 #define V_BCAST_A16(v)	_mm256_shuffle_epi8(v, _mm256_set_epi8(		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6,		\
 	15, 14, 15, 14, 15, 14, 15, 14, 7, 6, 7, 6, 7, 6, 7, 6))
+#define V_ADD32		_mm256_add_epi32
+#define V_SUB32		_mm256_sub_epi32
+#define V_SLLI32	_mm256_slli_epi32
+#define V_MADD16	_mm256_madd_epi16
+#define V_PACKS32	_mm256_packs_epi32
+#define V_LO16		_mm256_unpacklo_epi16
+#define V_MUL32		_mm256_mul_epu32
+#define V_ADD64		_mm256_add_epi64
+#define V_SUB64		_mm256_sub_epi64
+#define V_SRLI64	_mm256_srli_epi64
+#define V_SLLI64	_mm256_slli_epi64
+#define V_SET1_64(x)	_mm256_set1_epi64x((long long)(x))
+#define V_WIDEN8(p)	_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
+#define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
+/* The gather instruction, the indices from vector @v. */
+static __always_inline V atomkms_v_gather(const u32 *b, V v, const u32 *ix)
+{
+	(void)ix;
+	return _mm256_i32gather_epi32((const int *)b, v, 4);
+}
+
 #include "atomkms_simd_lines.h"
+#include "atomkms_simd_yuv.h"
 
 const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
 	.blend32 = atomkms_avx2_blend32,
 	.copy_xff = atomkms_avx2_copy_xff,
 	.stream_xff = atomkms_avx2_stream_xff,
+	.yuv_vlerp = atomkms_avx2_yuv_vlerp,
+	.yuv_hlerp = atomkms_avx2_yuv_hlerp,
 };
 #endif
