@@ -26,15 +26,17 @@
  * struct atomkms_yuv_lerp - one chunk of a bilinear 8-bit YCbCr line
  * @y: luma of source columns lo, lo + 1, ..., each interpolated across
  *     the two source lines: (65536 - wy) y0 + wy y1 (yuv_vlerp)
- * @cb: Cb, interpolated alike, in pairs with Cr: output pixel i's left
- *      column's at @cb[((@idx0[i] + @cpar) >> @cshift) * 2]
- * @cr: Cr, the same (@cb + 1, or @cb - 1 for NV21's (Cr, Cb) pairs)
+ * @cb: Cb, interpolated alike, in groups with Cr: output pixel i's left
+ *      column's at @cb[((@idx0[i] + @cpar) >> @cshift) << @cstep]
+ * @cr: Cr, the same (@cb + 1, or @cb - 1 for NV21's (Cr, Cb) pairs, or
+ *      @cb + 2 in YUYV's and UYVY's 4-byte macropixels)
  * @idx0: per output pixel, the left source column (from lo)
  * @idx1: per output pixel, the right source column
  * @wx: per output pixel, the weight of @idx1 in 1/65536
  * @cpar: added to a column before the shift: lo's chroma phase
- * @cshift: 1 when @c holds one pair per two columns (NV12: lo & 1 in
- *          @cpar), 0 when one per column
+ * @cshift: 1 when the chroma is one group per two columns (NV12, YUYV:
+ *          lo & 1 in @cpar), 0 when one per column
+ * @cstep: log2 of the group's size: 1 (a pair), 2 (YUYV's macropixel)
  * @cy: &struct atomkms_csc's weights
  * @crv: see @cy
  * @cgu: see @cy
@@ -55,6 +57,7 @@ struct atomkms_yuv_lerp {
 	const u32 *wx;
 	u32 cpar;
 	u32 cshift;
+	u32 cstep;
 	u32 cy;
 	u32 crv;
 	u32 cgu;

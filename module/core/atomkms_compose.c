@@ -942,10 +942,11 @@ static void atomkms_yuv_lerp_init(struct atomkms_yuv_lerp *l,
 /*
  * Source columns [@lo, @lo + @n) of framebuffer line @b of an unrotated
  * 8-bit YCbCr plane, for atomkms_line_yuv8(): luma into *@y, chroma
- * pairs (Cb, Cr) into *@c. NV12 and NV21 point into the framebuffer
- * (the luma line, and its chroma line's pairs from column lo & ~1 on,
- * which NV21 has as (Cr, Cb): *@swap); other formats go through their
- * reader (into ctx->tmp1), a pair per column, into @ybuf and @cbuf.
+ * into *@c. NV12 and NV21 point into the framebuffer (the luma line, and
+ * its chroma line's pairs from column lo & ~1 on, NV21's as (Cr, Cb));
+ * YUYV and UYVY at their macropixels from column lo & ~1 on, their luma
+ * copied to @ybuf; other formats go through their reader (into
+ * ctx->tmp1), a (Cb, Cr) pair per column, into @ybuf and @cbuf.
  * Return: the bytes of chroma.
  */
 static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
@@ -962,6 +963,17 @@ static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
 		     (lo & ~1);
 		return ((lo + n - 1) | 1) - (lo & ~1) + 1;
 	}
+	if (fourcc == ATOMKMS_FMT_YUYV || fourcc == ATOMKMS_FMT_UYVY) {
+		/* The macropixels of columns lo .. lo + n - 1, whole. */
+		const u8 *p = src->map[0] + (ptrdiff_t)b * src->pitch[0];
+		u32 ly = fourcc == ATOMKMS_FMT_UYVY;
+
+		for (i = 0; i < n; i++)
+			ybuf[i] = p[2 * ((u32)lo + i) + ly];
+		*y = ybuf;
+		*c = p + 4 * (lo >> 1);
+		return 4 * (((lo + n - 1) >> 1) - (lo >> 1) + 1);
+	}
 	job->fmt->read_line(src, lo, b, 1, 0, n, ctx->tmp1);
 	for (i = 0; i < n; i++) {
 		ybuf[i] = ctx->tmp1[i].g >> 8;
@@ -977,19 +989,20 @@ static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
  * Fast path: an unrotated 8-bit YCbCr plane on packed lines, scaled
  * (bilinear or nearest) or not, any blend. A chunk of output pixels at
  * a time (as the general path's, its source span at most
- * min(2 * width, ctx->tmp_len) columns, never less than a pair; a whole
+ * min(2 * width, ctx->tmp_len - 2) columns, never less than a pair; a whole
  * line's columns are kept for the next line): the two source lines'
  * luma and chroma, interpolated across the lines (yuv_vlerp; NV12's
- * straight from the framebuffer, its chroma a pair per two columns), then
+ * straight from the framebuffer, its chroma a pair per two columns, and
+ * YUYV's chroma as its macropixels hold it), then
  * along them (yuv_hlerp) and converted to 0xffRRGGBB words, then blended
  * (blend32): the frame's vector loops (include/atomkms_simd.h) all
  * through. The bytes are the general path's: its arithmetic, reordered
  * exactly (simd/atomkms_simd_yuv.h).
  *
- * Scratch: other formats' byte lines in ctx->tmp0 (luma 2 x tmp_len
- * bytes, chroma 2 x 2 x tmp_len), the interpolated luma in ctx->line (as
- * u32: 2 * width of them), the chroma in ctx->tmp1 (2 * tmp_len u32),
- * after the readers' use of it.
+ * Scratch: copied byte lines in ctx->tmp0 (luma 2 x tmp_len bytes,
+ * chroma 2 x 2 x tmp_len), the interpolated luma in ctx->line (as u32:
+ * 2 * width of them), the chroma in ctx->tmp1 (2 * tmp_len u32), after
+ * the readers' use of it.
  */
 static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 			      const struct atomkms_plane_job *job,
@@ -999,19 +1012,26 @@ static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 	struct atomkms_span_cache *cache = ctx->span_cache;
 	bool bilinear = job->filter == ATOMKMS_FILTER_BILINEAR;
 	bool unscaled = job->flags & ATOMKMS_JOB_UNSCALED;
-	bool nv = job->fmt->fourcc == ATOMKMS_FMT_NV12 ||
-		  job->fmt->fourcc == ATOMKMS_FMT_NV21;
+	u32 fourcc = job->fmt->fourcc;
+	bool nv = fourcc == ATOMKMS_FMT_NV12 || fourcc == ATOMKMS_FMT_NV21;
+	bool yuyv = fourcc == ATOMKMS_FMT_YUYV || fourcc == ATOMKMS_FMT_UYVY;
 	u32 n = job->x2 - job->x1, j = y - job->dst_y, done = 0, wy = 0;
 	u32 r = job->r0, t = ctx->tmp_len, i;
-	/* At least 2 (a bilinear pair), whatever the width. */
-	u32 span = 2 * ctx->width < t ? 2 * ctx->width : t;
+	/*
+	 * At least 2 (a bilinear pair), whatever the width; YUYV's chroma,
+	 * whole macropixels, takes up to 2 * span + 4 words of ctx->tmp1.
+	 */
+	u32 span = 2 * ctx->width < t - 2 ? 2 * ctx->width : t - 2;
 	u8 *buf = (u8 *)ctx->tmp0;
 	u32 *c = (u32 *)ctx->tmp1;
-	bool swap = job->fmt->fourcc == ATOMKMS_FMT_NV21;
+	/* Where Cb and Cr are in a group of chroma (a pair, a macropixel). */
+	u32 ob = fourcc == ATOMKMS_FMT_NV21 || fourcc == ATOMKMS_FMT_YUYV;
+	u32 orr = fourcc == ATOMKMS_FMT_YUYV ? 3 :
+		  fourcc == ATOMKMS_FMT_UYVY ? 2 : !ob;
 	struct atomkms_yuv_lerp l = {
-		.y = (u32 *)ctx->line, .cb = c + swap, .cr = c + !swap,
+		.y = (u32 *)ctx->line, .cb = c + ob, .cr = c + orr,
 		.idx0 = ctx->idx0, .idx1 = ctx->idx1, .wx = ctx->wx,
-		.cshift = nv,
+		.cshift = nv || yuyv, .cstep = yuyv ? 2 : 1,
 	};
 	u64 q = job->q0;
 	s32 b0, b1;
@@ -1061,7 +1081,7 @@ static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 					&c1, buf + t, buf + 4 * t);
 		else
 			y1 = y0, c1 = c0;	/* not read: wy 0 */
-		l.cpar = nv ? lo & 1 : 0;
+		l.cpar = nv || yuyv ? lo & 1 : 0;
 		simd->yuv_vlerp(wy, y0, y1, (u32 *)l.y, hi - lo + 1);
 		simd->yuv_vlerp(wy, c0, c1, c, nc);
 		simd->yuv_hlerp(&l, ctx->tmp32, k);

@@ -134,30 +134,43 @@ static void test_hlerp(void)
 	static const u32 enc[] = { ATOMKMS_YCBCR_BT601, ATOMKMS_YCBCR_BT709,
 				   ATOMKMS_YCBCR_BT2020 };
 	u8 s[6][SPAN];	/* y0, y1 per column; cb0, cb1, cr0, cr1 per pair */
-	u32 yv[SPAN], cv[2 * SPAN], idx0[SPAN], idx1[SPAN], wx[SPAN];
+	u32 yv[SPAN], cv[4 * SPAN], idx0[SPAN], idx1[SPAN], wx[SPAN];
 	u32 out[SPAN + 1];
 	u32 l, e, range, mode, n, i, bad = 0, runs = 0;
 
 	for (e = 0; e < ARRAY_SIZE(enc); e++) {
 		for (range = 0; range < 2; range++) {
-			for (mode = 0; mode < 6; mode++) {
+			for (mode = 0; mode < 10; mode++) {
 				for (n = 1; n <= 530; n += n < 70 ? 1 : 230) {
 					struct atomkms_csc csc;
-					u32 swap = mode & 1, wy = pick_wy(), c = 0;
+					/*
+					 * modes 0-5: pairs (Cb, Cr) or (Cr, Cb), per column
+					 * or per two from either phase; 6-9: YUYV's and
+					 * UYVY's macropixels, Cb at 1 or 0, Cr 2 after
+					 */
+					u32 quad = mode >= 6, swap = mode & 1;
+					u32 ob = quad ? !swap : swap, orr = quad ? ob + 2 : !swap;
+					u32 wy = pick_wy(), c = 0, g;
 					struct atomkms_yuv_lerp lp = {
-						.y = yv, .cb = cv + swap, .cr = cv + !swap,
+						.y = yv, .cb = cv + ob, .cr = cv + orr,
 						.idx0 = idx0, .idx1 = idx1, .wx = wx,
-						.cshift = mode >= 2, .cpar = mode >= 4,
+						.cshift = mode >= 2, .cpar = quad ? mode >= 8 : mode >= 4,
+						.cstep = quad ? 2 : 1,
 					};
 
 					atomkms_csc_init(&csc, enc[e], range, 8);
 					lerp_consts(&lp, &csc);
 					for (i = 0; i < 6; i++)
 						fill_bytes(s[i], SPAN);
+					for (i = 0; i < 4 * SPAN; i++)
+						cv[i] = 0xdeadbeef;	/* what no pixel reads */
 					for (i = 0; i < SPAN; i++) {
+						g = i << lp.cstep;
 						yv[i] = ref_vlerp(wy, s[0][i], s[1][i]);
-						cv[2 * i + swap] = ref_vlerp(wy, s[2][i], s[3][i]);
-						cv[2 * i + !swap] = ref_vlerp(wy, s[4][i], s[5][i]);
+						cv[g + ob] = ref_vlerp(wy, s[2][i], s[3][i]);
+						cv[g + orr] = ref_vlerp(wy, s[4][i], s[5][i]);
+						if (quad)	/* the luma bytes between */
+							cv[g + (ob ? 0 : 1)] = cv[g + (ob ? 2 : 3)] = 0;
 					}
 					/* Columns advancing by 0, 1 or 2, pairs (c, c) or (c, c + 1). */
 					for (i = 0; i < n; i++) {

@@ -60,6 +60,7 @@
 #define V_SET1_64(x)	_mm256_set1_epi64x((long long)(x))
 #define V_WIDEN8(p)	_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
 #define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_SLL32(v, n)	_mm256_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 /* The gather instruction, the indices from vector @v. */

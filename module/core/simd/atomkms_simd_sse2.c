@@ -56,6 +56,7 @@
 #define V_WIDEN8(p)	V_LO16(V_LO8(_mm_cvtsi32_si128((int)atomkms_v_load32(p)), \
 				     V_ZERO()), V_ZERO())
 #define V_SRL32(v, n)	_mm_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_SLL32(v, n)	_mm_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
 
 static __always_inline u32 atomkms_v_load32(const u8 *p)

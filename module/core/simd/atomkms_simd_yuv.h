@@ -44,8 +44,8 @@ static __always_inline u32 atomkms_yuv_px(const struct atomkms_yuv_lerp *l,
 					  u32 i)
 {
 	u32 i0 = l->idx0[i], i1 = l->idx1[i], w = l->wx[i];
-	u32 c0 = ((i0 + l->cpar) >> l->cshift) * 2;
-	u32 c1 = ((i1 + l->cpar) >> l->cshift) * 2;
+	u32 c0 = ((i0 + l->cpar) >> l->cshift) << l->cstep;
+	u32 c1 = ((i1 + l->cpar) >> l->cshift) << l->cstep;
 	u64 y = atomkms_yuv_hlerp1(w, l->y[i0], l->y[i1]);
 	u64 u = atomkms_yuv_hlerp1(w, l->cb[c0], l->cb[c1]);
 	u64 v = atomkms_yuv_hlerp1(w, l->cr[c0], l->cr[c1]);
@@ -64,7 +64,8 @@ static __always_inline u32 atomkms_yuv_px(const struct atomkms_yuv_lerp *l,
  * and summed into 32 bits), V_PACKS32 (signed saturation to 16 bits),
  * V_LO8 and V_LO16 (interleave with 0, low halves), V_MUL32 (the low 32
  * bits of each 64-bit lane, multiplied into 64), V_ADD64, V_SUB64,
- * V_SRLI64, V_SLLI64, V_SET1_64, V_SRL32(v, n) (logical, n a variable),
+ * V_SRLI64, V_SLLI64, V_SET1_64, V_SRL32(v, n) and V_SLL32(v, n) (logical, n a
+ * variable),
  * V_WIDEN8(p) (W bytes from p, each in a 32-bit lane), and the function
  * atomkms_v_gather(b, v, ix): b[ix[0]], ..., b[ix[W - 1]], where vector v
  * holds the W indices of array ix (each level takes the one it loads
@@ -123,9 +124,9 @@ static void ATOMKMS_SIMD_NAME(yuv_hlerp)(const struct atomkms_yuv_lerp *l,
 		V y1 = atomkms_v_gather(l->y, ix1, l->idx1 + i);
 		V u0, u1, v0, v1;
 
-		/* The chroma pairs' indices: ((i + cpar) >> cshift) * 2. */
-		ix0 = V_SLLI32(V_SRL32(V_ADD32(ix0, par), l->cshift), 1);
-		ix1 = V_SLLI32(V_SRL32(V_ADD32(ix1, par), l->cshift), 1);
+		/* The chroma pairs' indices: ((i + cpar) >> cshift) << cstep. */
+		ix0 = V_SLL32(V_SRL32(V_ADD32(ix0, par), l->cshift), l->cstep);
+		ix1 = V_SLL32(V_SRL32(V_ADD32(ix1, par), l->cshift), l->cstep);
 		V_STORE(ci[0], ix0);
 		V_STORE(ci[1], ix1);
 		u0 = atomkms_v_gather(l->cb, ix0, ci[0]);
