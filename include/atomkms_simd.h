@@ -27,6 +27,58 @@
 #define ATOMKMS_SIMD_OVER_MAX	4
 
 /**
+ * struct atomkms_yuv_lerp - one chunk of a bilinear 8-bit YCbCr line
+ * @y: luma of source columns lo, lo + 1, ..., each interpolated across
+ *     the two source lines: (65536 - wy) y0 + wy y1 (yuv_vlerp)
+ * @cb: Cb, interpolated alike, in groups with Cr: output pixel i's left
+ *      column's at @cb[((@idx0[i] + @cpar) >> @cshift) << @cstep]
+ * @cr: Cr, the same (@cb + 1, or @cb - 1 for NV21's (Cr, Cb) pairs, or
+ *      @cb + 2 in YUYV's and UYVY's 4-byte macropixels)
+ * @idx0: per output pixel, the left source column (from lo)
+ * @idx1: per output pixel, the right source column
+ * @wx: per output pixel, the weight of @idx1 in 1/65536
+ * @cpar: added to a column before the shift: lo's chroma phase
+ * @cshift: 1 when the chroma is one group per two columns (NV12, YUYV:
+ *          lo & 1 in @cpar), 0 when one per column
+ * @cstep: log2 of the group's size: 1 (a pair), 2 (YUYV's macropixel)
+ * @cy: &struct atomkms_csc's weights
+ * @crv: see @cy
+ * @cgu: see @cy
+ * @cgv: see @cy
+ * @cbu: see @cy
+ * @kr: &struct atomkms_csc's offsets, rounding and a bias of
+ *      %ATOMKMS_YUV_BIAS << 24 folded in, for red, modulo 2^64
+ *      (atomkms_yuv_lerp_init())
+ * @kg: the same for green
+ * @kb: the same for blue
+ */
+struct atomkms_yuv_lerp {
+	const u32 *y;
+	const u32 *cb;
+	const u32 *cr;
+	const u32 *idx0;
+	const u32 *idx1;
+	const u32 *wx;
+	u32 cpar;
+	u32 cshift;
+	u32 cstep;
+	u32 cy;
+	u32 crv;
+	u32 cgu;
+	u32 cgv;
+	u32 cbu;
+	u64 kr;
+	u64 kg;
+	u64 kb;
+};
+
+/*
+ * Added to each output channel's sum, in units of 2^24, so that it is
+ * never negative (it is at least -2^35) and can be shifted as unsigned.
+ */
+#define ATOMKMS_YUV_BIAS	4096
+
+/**
  * struct atomkms_simd_ops - the line loops of 8-bit packed frames
  * @name: "scalar", "sse2", "avx2"
  * @blend32: blend the n 0xAARRGGBB words @s onto the 0xXXRRGGBB line @d
@@ -45,6 +97,11 @@
  * @stream_xff: the same, for frames larger than
  *              %ATOMKMS_SIMD_STREAM_BYTES: the vector levels store past
  *              the caches
+ * @yuv_vlerp: @out[i] = (65536 - @wy) @r0[i] + @wy @r1[i], n bytes of two
+ *             source lines of one 8-bit YCbCr channel (@wy < 65536)
+ * @yuv_hlerp: n 0xffRRGGBB words into @out: each the bilinear sample of
+ *             @l's columns, converted as atomkms_yuv_to_rgb_line() does,
+ *             bit for bit the general path's (atomkms_line_general())
  * @begin: if not NULL, called before a chunk of lines that may call the
  *         functions above (the module: kernel_fpu_begin())
  * @end: called after it (the module: kernel_fpu_end())
@@ -57,6 +114,8 @@ struct atomkms_simd_ops {
 	atomkms_crc_blocks_fn crc_blocks;
 	void (*copy_xff)(u32 *d, const u32 *s, u32 n);
 	void (*stream_xff)(u32 *d, const u32 *s, u32 n);
+	void (*yuv_vlerp)(u32 wy, const u8 *r0, const u8 *r1, u32 *out, u32 n);
+	void (*yuv_hlerp)(const struct atomkms_yuv_lerp *l, u32 *out, u32 n);
 	void (*begin)(void);
 	void (*end)(void);
 };

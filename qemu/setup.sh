@@ -18,13 +18,15 @@ cache=${CACHE:-/var/cache/atomkms}
 # with and make check-dkms installs it with (dkms, dh-dkms, debhelper,
 # dpkg-dev, fakeroot), and what the debug kernel builds with (flex, bison,
 # bc, libelf-dev, libssl-dev), and what the limits stage's Wayland client
-# builds with (libwayland-dev, wayland-protocols).
+# builds with (libwayland-dev, wayland-protocols), and the benchmark's
+# references (libpixman-1-dev; libswscale-dev, scene (c)'s).
 packages="build-essential pkg-config kmod cpio xz-utils zstd e2fsprogs
 	busybox-static python3 linux-headers-6.12-amd64 linux-image-6.12-amd64
 	linux-source-6.12 qemu-system-x86 debootstrap libdrm-dev sparse
 	libpng-dev libpixman-1-dev edid-decode hwdata
 	dkms dh-dkms debhelper dpkg-dev fakeroot
-	flex bison bc libelf-dev libssl-dev libwayland-dev wayland-protocols"
+	flex bison bc libelf-dev libssl-dev libwayland-dev wayland-protocols
+	libswscale-dev"
 
 missing=
 for p in $packages; do

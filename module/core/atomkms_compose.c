@@ -42,6 +42,18 @@ struct atomkms_strip {
 };
 
 /*
+ * The output pixels' source columns of a plane's line (ctx->idx0, idx1,
+ * wx), the same on every line: whole lines keep them from one line to
+ * the next (atomkms_line_yuv8()); anything else that writes them
+ * (atomkms_span_chunk()) forgets them.
+ */
+struct atomkms_span_cache {
+	const struct atomkms_plane_job *job;
+	s32 lo;
+	s32 hi;
+};
+
+/*
  * The head of the caller's scratch buffer; the line buffers follow it.
  * @width: widest frame the buffers hold
  * @tmp_len: pixels of each source span buffer
@@ -51,6 +63,7 @@ struct atomkms_scratch {
 	u32 width;
 	u32 tmp_len;
 	struct atomkms_strip strips[ATOMKMS_STRIPS];
+	struct atomkms_span_cache span_cache;
 };
 
 /* Per-frame view of the scratch buffers. */
@@ -72,6 +85,7 @@ struct atomkms_line_ctx {
 	bool stream;
 	const struct atomkms_simd_ops *simd;
 	struct atomkms_strip *strips;
+	struct atomkms_span_cache *span_cache;
 };
 
 /*
@@ -157,6 +171,8 @@ static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
 	ctx->tmp_len = s->tmp_len;
 	ctx->width = s->width;
 	ctx->strips = s->strips;
+	ctx->span_cache = &s->span_cache;
+	s->span_cache.job = NULL;
 	/* A new frame: what the strips held may have changed since. */
 	for (i = 0; i < ATOMKMS_STRIPS; i++)
 		s->strips[i] = (struct atomkms_strip){
@@ -485,6 +501,27 @@ static void atomkms_over_n(u32 *d, const u32 *base, const u32 *const *s,
 	}
 }
 
+/* The bilinear YCbCr line's scalar loops (simd/atomkms_simd_yuv.h). */
+#include "simd/atomkms_simd_yuv.h"
+
+static void atomkms_yuv_vlerp(u32 wy, const u8 *r0, const u8 *r1, u32 *out,
+			      u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		out[i] = atomkms_yuv_vlerp1(wy, r0[i], r1[i]);
+}
+
+static void atomkms_yuv_hlerp(const struct atomkms_yuv_lerp *l, u32 *out,
+			      u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		out[i] = atomkms_yuv_px(l, i);
+}
+
 /* The scalar line loops: include/atomkms_simd.h, for any CPU. */
 const struct atomkms_simd_ops atomkms_simd_scalar = {
 	.name = "scalar",
@@ -493,6 +530,8 @@ const struct atomkms_simd_ops atomkms_simd_scalar = {
 	.crc_blocks = atomkms_crc_blocks,
 	.copy_xff = atomkms_copy_xff,
 	.stream_xff = atomkms_copy_xff,
+	.yuv_vlerp = atomkms_yuv_vlerp,
+	.yuv_hlerp = atomkms_yuv_hlerp,
 };
 
 /* Intermediate pixels to 0xAARRGGBB words: the 8 bits blend8 takes. */
@@ -621,6 +660,79 @@ static void atomkms_resample(const struct atomkms_line_ctx *ctx,
 }
 
 /*
+ * The source rows *@b0, *@b1 of output row @j (from the plane's top) of a
+ * scaled plane. Return: the weight of *@b1 in 1/65536 (0 for nearest).
+ */
+static u32 atomkms_src_rows(const struct atomkms_plane_job *job,
+			    bool bilinear, u32 j, s32 *b0, s32 *b1)
+{
+	u64 pv = job->ry + div_u64((2 * (u64)j + 1) * job->rh,
+				   2 * job->dst_h);
+	s64 t = (s64)pv - 0x8000;
+
+	if (!bilinear) {
+		*b0 = atomkms_clamp(pv >> 16, job->bmin, job->bmax);
+		*b1 = *b0;
+		return 0;
+	}
+	*b0 = atomkms_clamp(t >> 16, job->bmin, job->bmax);
+	*b1 = atomkms_clamp((t >> 16) + 1, job->bmin, job->bmax);
+	return t & 0xffff;
+}
+
+/*
+ * The source columns of the next chunk of a scaled line: ctx->idx0,
+ * idx1 and wx of up to @n output pixels whose span [*@lo, *@hi] of
+ * source columns holds at most @span; *@q and *@r (the DDA of
+ * &struct atomkms_plane_job) advance past them.
+ *
+ * Return: the chunk's pixels, at least 1.
+ */
+static u32 atomkms_span_chunk(const struct atomkms_line_ctx *ctx,
+			      const struct atomkms_plane_job *job,
+			      bool bilinear, u32 n, u32 span, u64 *q, u32 *r,
+			      s32 *lo, s32 *hi)
+{
+	u32 k;
+
+	ctx->span_cache->job = NULL;	/* the columns it kept are lost */
+	*lo = 0;
+	*hi = 0;
+	for (k = 0; k < n; k++) {
+		u64 p = job->rx + *q;
+		s32 a0, a1;
+		u32 w = 0;
+
+		if (bilinear) {
+			s64 t = (s64)p - 0x8000;
+
+			a0 = atomkms_clamp(t >> 16, job->amin, job->amax);
+			a1 = atomkms_clamp((t >> 16) + 1, job->amin,
+					   job->amax);
+			w = t & 0xffff;
+		} else {
+			a0 = atomkms_clamp(p >> 16, job->amin, job->amax);
+			a1 = a0;
+		}
+		if (!k)
+			*lo = a0;
+		if ((u32)(a1 - *lo) >= span)
+			break;
+		ctx->idx0[k] = a0 - *lo;
+		ctx->idx1[k] = a1 - *lo;
+		ctx->wx[k] = w;
+		*hi = a1;
+		*q += job->sq;
+		*r += job->sr;
+		if (*r >= job->den) {
+			*r -= job->den;
+			(*q)++;
+		}
+	}
+	return k;
+}
+
+/*
  * The general path for one output line @y of a plane: every format, blend
  * mode, rotation and scale. Scaled lines go in chunks whose source span
  * fits the span buffers, so any scaling factor works with any scratch.
@@ -632,8 +744,8 @@ static void atomkms_line_general(const struct atomkms_line_ctx *ctx,
 	bool bilinear = job->filter == ATOMKMS_FILTER_BILINEAR;
 	u32 n = job->x2 - job->x1;
 	u32 j = y - job->dst_y;
-	u32 done = 0, wy = 0, r = job->r0;
-	u64 q = job->q0, pv;
+	u32 done = 0, wy, r = job->r0;
+	u64 q = job->q0;
 	s32 b0, b1;
 
 	if (job->flags & ATOMKMS_JOB_UNSCALED) {
@@ -644,55 +756,12 @@ static void atomkms_line_general(const struct atomkms_line_ctx *ctx,
 		return;
 	}
 
-	pv = job->ry + div_u64((2 * (u64)j + 1) * job->rh, 2 * job->dst_h);
-	if (bilinear) {
-		s64 t = (s64)pv - 0x8000;
-
-		b0 = atomkms_clamp(t >> 16, job->bmin, job->bmax);
-		b1 = atomkms_clamp((t >> 16) + 1, job->bmin, job->bmax);
-		wy = t & 0xffff;
-	} else {
-		b0 = atomkms_clamp(pv >> 16, job->bmin, job->bmax);
-		b1 = b0;
-	}
-
+	wy = atomkms_src_rows(job, bilinear, j, &b0, &b1);
 	while (done < n) {
-		s32 lo = 0, hi = 0;
-		u32 k;
+		s32 lo, hi;
+		u32 k = atomkms_span_chunk(ctx, job, bilinear, n - done,
+					   ctx->tmp_len, &q, &r, &lo, &hi);
 
-		for (k = 0; done + k < n; k++) {
-			u64 p = job->rx + q;
-			s32 a0, a1;
-			u32 w = 0;
-
-			if (bilinear) {
-				s64 t = (s64)p - 0x8000;
-
-				a0 = atomkms_clamp(t >> 16, job->amin,
-						   job->amax);
-				a1 = atomkms_clamp((t >> 16) + 1, job->amin,
-						   job->amax);
-				w = t & 0xffff;
-			} else {
-				a0 = atomkms_clamp(p >> 16, job->amin,
-						   job->amax);
-				a1 = a0;
-			}
-			if (!k)
-				lo = a0;
-			if ((u32)(a1 - lo) >= ctx->tmp_len)
-				break;
-			ctx->idx0[k] = a0 - lo;
-			ctx->idx1[k] = a1 - lo;
-			ctx->wx[k] = w;
-			hi = a1;
-			q += job->sq;
-			r += job->sr;
-			if (r >= job->den) {
-				r -= job->den;
-				q++;
-			}
-		}
 		atomkms_read_rotated(job, src, lo, b0, hi - lo + 1, ctx->tmp0);
 		if (wy && b1 != b0)
 			atomkms_read_rotated(job, src, lo, b1, hi - lo + 1,
@@ -874,9 +943,182 @@ static void atomkms_line32_8888(const struct atomkms_line_ctx *ctx,
 			   ctx->acc32 + job->x1, n);
 }
 
+/*
+ * The YCbCr fast path's offsets of &struct atomkms_yuv_lerp: the
+ * conversion's constants, its rounding and the bias, one per channel.
+ */
+static void atomkms_yuv_lerp_init(struct atomkms_yuv_lerp *l,
+				  const struct atomkms_csc *c)
+{
+	s64 k = (1 << 15) + ((s64)ATOMKMS_YUV_BIAS << 24) -
+		(s64)c->cy * c->y_off;
+
+	l->cy = c->cy;
+	l->crv = c->crv;
+	l->cgu = c->cgu;
+	l->cgv = c->cgv;
+	l->cbu = c->cbu;
+	l->kr = (u64)(k - (s64)c->crv * c->c_off);
+	l->kg = (u64)(k + ((s64)c->cgu + c->cgv) * c->c_off);
+	l->kb = (u64)(k - (s64)c->cbu * c->c_off);
+}
+
+/*
+ * Source columns [@lo, @lo + @n) of framebuffer line @b of an unrotated
+ * 8-bit YCbCr plane, for atomkms_line_yuv8(): luma into *@y, chroma
+ * into *@c. NV12 and NV21 point into the framebuffer (the luma line, and
+ * its chroma line's pairs from column lo & ~1 on, NV21's as (Cr, Cb));
+ * YUYV and UYVY at their macropixels from column lo & ~1 on, their luma
+ * copied to @ybuf; other formats go through their reader (into
+ * ctx->tmp1), a (Cb, Cr) pair per column, into @ybuf and @cbuf.
+ * Return: the bytes of chroma.
+ */
+static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
+			   const struct atomkms_plane_job *job,
+			   const struct atomkms_plane_src *src, s32 lo, s32 b,
+			   u32 n, const u8 **y, const u8 **c, u8 *ybuf,
+			   u8 *cbuf)
+{
+	u32 fourcc = job->fmt->fourcc, i;
+
+	if (fourcc == ATOMKMS_FMT_NV12 || fourcc == ATOMKMS_FMT_NV21) {
+		*y = src->map[0] + (ptrdiff_t)b * src->pitch[0] + lo;
+		*c = src->map[1] + (ptrdiff_t)(b >> 1) * src->pitch[1] +
+		     (lo & ~1);
+		return ((lo + n - 1) | 1) - (lo & ~1) + 1;
+	}
+	if (fourcc == ATOMKMS_FMT_YUYV || fourcc == ATOMKMS_FMT_UYVY) {
+		/* The macropixels of columns lo .. lo + n - 1, whole. */
+		const u8 *p = src->map[0] + (ptrdiff_t)b * src->pitch[0];
+		u32 ly = fourcc == ATOMKMS_FMT_UYVY;
+
+		for (i = 0; i < n; i++)
+			ybuf[i] = p[2 * ((u32)lo + i) + ly];
+		*y = ybuf;
+		*c = p + 4 * (lo >> 1);
+		return 4 * (((lo + n - 1) >> 1) - (lo >> 1) + 1);
+	}
+	job->fmt->read_line(src, lo, b, 1, 0, n, ctx->tmp1);
+	for (i = 0; i < n; i++) {
+		ybuf[i] = ctx->tmp1[i].g >> 8;
+		cbuf[2 * i] = ctx->tmp1[i].b >> 8;
+		cbuf[2 * i + 1] = ctx->tmp1[i].r >> 8;
+	}
+	*y = ybuf;
+	*c = cbuf;
+	return 2 * n;
+}
+
+/*
+ * Fast path: an unrotated 8-bit YCbCr plane on packed lines, scaled
+ * (bilinear or nearest) or not, any blend. A chunk of output pixels at
+ * a time (as the general path's, its source span at most
+ * min(2 * width, ctx->tmp_len - 2) columns, never less than a pair; a whole
+ * line's columns are kept for the next line): the two source lines'
+ * luma and chroma, interpolated across the lines (yuv_vlerp; NV12's
+ * straight from the framebuffer, its chroma a pair per two columns, and
+ * YUYV's chroma as its macropixels hold it), then
+ * along them (yuv_hlerp) and converted to 0xffRRGGBB words, then blended
+ * (blend32): the frame's vector loops (include/atomkms_simd.h) all
+ * through. The bytes are the general path's: its arithmetic, reordered
+ * exactly (simd/atomkms_simd_yuv.h).
+ *
+ * Scratch: copied byte lines in ctx->tmp0 (luma 2 x tmp_len bytes,
+ * chroma 2 x 2 x tmp_len), the interpolated luma in ctx->line (as u32:
+ * 2 * width of them), the chroma in ctx->tmp1 (2 * tmp_len u32), after
+ * the readers' use of it.
+ */
+static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
+			      const struct atomkms_plane_job *job,
+			      const struct atomkms_plane_src *src, s32 y)
+{
+	const struct atomkms_simd_ops *simd = ctx->simd;
+	struct atomkms_span_cache *cache = ctx->span_cache;
+	bool bilinear = job->filter == ATOMKMS_FILTER_BILINEAR;
+	bool unscaled = job->flags & ATOMKMS_JOB_UNSCALED;
+	u32 fourcc = job->fmt->fourcc;
+	bool nv = fourcc == ATOMKMS_FMT_NV12 || fourcc == ATOMKMS_FMT_NV21;
+	bool yuyv = fourcc == ATOMKMS_FMT_YUYV || fourcc == ATOMKMS_FMT_UYVY;
+	u32 n = job->x2 - job->x1, j = y - job->dst_y, done = 0, wy = 0;
+	u32 r = job->r0, t = ctx->tmp_len, i;
+	/*
+	 * At least 2 (a bilinear pair), whatever the width; YUYV's chroma,
+	 * whole macropixels, takes up to 2 * span + 4 words of ctx->tmp1.
+	 */
+	u32 span = 2 * ctx->width < t - 2 ? 2 * ctx->width : t - 2;
+	u8 *buf = (u8 *)ctx->tmp0;
+	u32 *c = (u32 *)ctx->tmp1;
+	/* Where Cb and Cr are in a group of chroma (a pair, a macropixel). */
+	u32 ob = fourcc == ATOMKMS_FMT_NV21 || fourcc == ATOMKMS_FMT_YUYV;
+	u32 orr = fourcc == ATOMKMS_FMT_YUYV ? 3 :
+		  fourcc == ATOMKMS_FMT_UYVY ? 2 : !ob;
+	struct atomkms_yuv_lerp l = {
+		.y = (u32 *)ctx->line, .cb = c + ob, .cr = c + orr,
+		.idx0 = ctx->idx0, .idx1 = ctx->idx1, .wx = ctx->wx,
+		.cshift = nv || yuyv, .cstep = yuyv ? 2 : 1,
+	};
+	u64 q = job->q0;
+	s32 b0, b1;
+
+	atomkms_yuv_lerp_init(&l, &job->csc);
+	if (unscaled) {
+		b0 = (s32)(job->ry >> 16) + j;
+		b1 = b0;
+	} else {
+		wy = atomkms_src_rows(job, bilinear, j, &b0, &b1);
+	}
+	if (b1 == b0)
+		wy = 0;
+	while (done < n) {
+		const u8 *y0, *y1, *c0, *c1;
+		s32 lo, hi;
+		u32 k, nc;
+
+		if (cache->job == job) {
+			/* This plane's previous line: one chunk, kept. */
+			k = n;
+			lo = cache->lo;
+			hi = cache->hi;
+		} else if (unscaled) {
+			k = n - done < ctx->width ? n - done : ctx->width;
+			lo = (s32)(job->rx >> 16) + job->x1 - job->dst_x + done;
+			hi = lo + k - 1;
+			cache->job = NULL;
+			for (i = 0; i < k; i++) {
+				ctx->idx0[i] = i;
+				ctx->idx1[i] = i;
+				ctx->wx[i] = 0;
+			}
+		} else {
+			k = atomkms_span_chunk(ctx, job, bilinear, n - done,
+					       span, &q, &r, &lo, &hi);
+		}
+		if (k == n) {
+			cache->job = job;
+			cache->lo = lo;
+			cache->hi = hi;
+		}
+		nc = atomkms_yuv_row(ctx, job, src, lo, b0, hi - lo + 1, &y0,
+				     &c0, buf, buf + 2 * t);
+		if (wy)
+			atomkms_yuv_row(ctx, job, src, lo, b1, hi - lo + 1, &y1,
+					&c1, buf + t, buf + 4 * t);
+		else
+			y1 = y0, c1 = c0;	/* not read: wy 0 */
+		l.cpar = nv || yuyv ? lo & 1 : 0;
+		simd->yuv_vlerp(wy, y0, y1, (u32 *)l.y, hi - lo + 1);
+		simd->yuv_vlerp(wy, c0, c1, c, nc);
+		simd->yuv_hlerp(&l, ctx->tmp32, k);
+		simd->blend32(job->op, job->alpha >> 8, ctx->tmp32,
+			      ctx->acc32 + job->x1 + done, k);
+		done += k;
+	}
+}
+
 /**
  * struct atomkms_fast_path - one row of the fast path table
- * @fourcc: the plane's format; 0 matches any RGB format
+ * @fourcc: the plane's format; 0 matches any RGB format,
+ *          %ATOMKMS_PATH_YUV8 any 8-bit YCbCr one
  * @op: the plane's effective blend mode; %ATOMKMS_PATH_ANY_OP matches any
  * @lines: the frame lines it composes into (ATOMKMS_LINE_*)
  * @flags: the ATOMKMS_JOB_* flags the plane must have
@@ -895,6 +1137,8 @@ struct atomkms_fast_path {
 };
 
 #define ATOMKMS_PATH_ANY_OP	0xff
+/* Not a fourcc: every 8-bit YCbCr format. */
+#define ATOMKMS_PATH_YUV8	1
 
 /*
  * Searched in order once per plane per frame; a plane no row takes goes
@@ -921,6 +1165,8 @@ static const struct atomkms_fast_path atomkms_fast_path_table[] = {
 	  ATOMKMS_JOB_UNSCALED, false, atomkms_line32_8888 },
 	{ ATOMKMS_FMT_ARGB8888, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
 	  ATOMKMS_JOB_UNSCALED, false, atomkms_line32_8888 },
+	{ ATOMKMS_PATH_YUV8, ATOMKMS_PATH_ANY_OP, ATOMKMS_LINE_PACKED,
+	  ATOMKMS_JOB_UNROTATED, false, atomkms_line_yuv8 },
 };
 
 static const struct atomkms_fast_path atomkms_general_path = {
@@ -933,8 +1179,13 @@ static bool atomkms_fast_path_takes(const struct atomkms_fast_path *f,
 				    const struct atomkms_plane_job *job,
 				    u32 line)
 {
-	if (f->fourcc ? f->fourcc != job->fmt->fourcc : job->fmt->is_yuv)
+	if (f->fourcc == ATOMKMS_PATH_YUV8) {
+		if (!job->fmt->is_yuv || job->fmt->depth != 8)
+			return false;
+	} else if (f->fourcc ? f->fourcc != job->fmt->fourcc :
+		   job->fmt->is_yuv) {
 		return false;
+	}
 	return (f->op == ATOMKMS_PATH_ANY_OP || f->op == job->op) &&
 	       (f->lines & line) && (job->flags & f->flags) == f->flags;
 }

@@ -14,13 +14,15 @@ SIMD_CFLAGS := -DATOMKMS_TEST_SIMD
 endif
 
 $(B)/unit/simd/atomkms_simd_%.o: module/core/simd/atomkms_simd_%.c \
-		module/core/simd/atomkms_simd_lines.h $(wildcard include/atomkms_*.h)
+		module/core/simd/atomkms_simd_lines.h \
+		module/core/simd/atomkms_simd_yuv.h $(wildcard include/atomkms_*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ATOMKMS_SIMD_CFLAGS_$*) -Iinclude -c -o $@ $<
 COMPOSE_DEPS := $(COMPOSE_SRCS) $(wildcard include/atomkms_*.h) \
+	module/core/simd/atomkms_simd_yuv.h \
 	test/unit/check.h test/unit/ref_compose.h test/unit/unit.mk
 COMPOSE_UNITS := $(addprefix $(B)/unit/,test_formats test_compose \
-	test_compose_random test_compose_guard test_simd test_fit \
+	test_compose_random test_compose_guard test_simd test_simd_yuv test_fit \
 	test_compose_bands)
 COMPOSE_PIXMAN_UNITS := $(B)/unit/test_compose_pixman
 PIXMAN_CFLAGS := $(shell pkg-config --cflags pixman-1 2>/dev/null)

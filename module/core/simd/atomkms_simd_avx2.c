@@ -91,9 +91,27 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_ALPHA16_HI	atomkms_avx2_alpha16_hi
 #define V_ALL_OPAQUE	atomkms_avx2_all_opaque
 #define V_ALL_ZERO	atomkms_avx2_all_zero
+#define V_ADD32		_mm256_add_epi32
+#define V_SUB32		_mm256_sub_epi32
+#define V_SLLI32	_mm256_slli_epi32
+#define V_MADD16	_mm256_madd_epi16
+#define V_PACKS32	_mm256_packs_epi32
+#define V_LO16		_mm256_unpacklo_epi16
+#define V_SUB64		_mm256_sub_epi64
+#define V_WIDEN8(p)	_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
+#define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_SLL32(v, n)	_mm256_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
+/* The gather instruction, the indices from vector @v. */
+static __always_inline V atomkms_v_gather(const u32 *b, V v, const u32 *ix)
+{
+	(void)ix;
+	return _mm256_i32gather_epi32((const int *)b, v, 4);
+}
+
 #include "atomkms_simd_lines.h"
+#include "atomkms_simd_yuv.h"
 
 const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.name = "avx2",
@@ -102,5 +120,7 @@ const struct atomkms_simd_ops atomkms_simd_avx2 = {
 	.crc_blocks = atomkms_avx2_crc_blocks,
 	.copy_xff = atomkms_avx2_copy_xff,
 	.stream_xff = atomkms_avx2_stream_xff,
+	.yuv_vlerp = atomkms_avx2_yuv_vlerp,
+	.yuv_hlerp = atomkms_avx2_yuv_hlerp,
 };
 #endif

@@ -71,9 +71,37 @@ static __always_inline bool atomkms_sse2_all_zero(V s)
 #define V_SRLI64	_mm_srli_epi64
 #define V_SLLI64	_mm_slli_epi64
 #define V_MULU32	_mm_mul_epu32
+#define V_ADD32		_mm_add_epi32
+#define V_SUB32		_mm_sub_epi32
+#define V_SLLI32	_mm_slli_epi32
+#define V_MADD16	_mm_madd_epi16
+#define V_PACKS32	_mm_packs_epi32
+#define V_LO16		_mm_unpacklo_epi16
+#define V_SUB64		_mm_sub_epi64
+#define V_WIDEN8(p)	V_LO16(V_LO8(_mm_cvtsi32_si128((int)atomkms_v_load32(p)), \
+				     V_ZERO()), V_ZERO())
+#define V_SRL32(v, n)	_mm_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_SLL32(v, n)	_mm_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
 
+static __always_inline u32 atomkms_v_load32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* No gather in SSE2: four loads, the indices from memory (@ix). */
+static __always_inline V atomkms_v_gather(const u32 *b, V v, const u32 *ix)
+{
+	(void)v;
+	return _mm_set_epi32((int)b[ix[3]], (int)b[ix[2]], (int)b[ix[1]],
+			     (int)b[ix[0]]);
+}
+
 #include "atomkms_simd_lines.h"
+#include "atomkms_simd_yuv.h"
 
 const struct atomkms_simd_ops atomkms_simd_sse2 = {
 	.name = "sse2",
@@ -82,5 +110,7 @@ const struct atomkms_simd_ops atomkms_simd_sse2 = {
 	.crc_blocks = atomkms_sse2_crc_blocks,
 	.copy_xff = atomkms_sse2_copy_xff,
 	.stream_xff = atomkms_sse2_stream_xff,
+	.yuv_vlerp = atomkms_sse2_yuv_vlerp,
+	.yuv_hlerp = atomkms_sse2_yuv_hlerp,
 };
 #endif
