@@ -130,8 +130,8 @@ GUEST_CLOCK=icount igt_run test/igt/ci-icount.list igt-ci-icount-3crtc "$three_c
 	test/igt/expected-3crtc.txt test/igt/expected.txt
 # kms_cursor_legacy's flip and cursor races, each a flip by the next vblank.
 GUEST_CLOCK=icount igt_run test/igt/ci-icount-cursor.list igt-ci-icount-cursor ""
-GUEST_CLOCK=icount igt_run test/igt/ci-icount-720p.list igt-ci-icount-720p \
-	"pref_width=1280 pref_height=720"
+GUEST_CLOCK=icount igt_run test/igt/ci-icount-1080p.list igt-ci-icount-1080p \
+	"pref_width=1920 pref_height=1080"
 # kms_vrr: flip events at a requested rate within 1 Hz, at the default
 # load; then negative-basic beside a connector without VRR (vrr_mask).
 GUEST_CLOCK=icount igt_run test/igt/ci-icount-vrr.list igt-ci-icount-vrr ""
