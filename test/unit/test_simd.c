@@ -251,21 +251,21 @@ static void test_over_n(void)
 static void test_crc_blocks(void)
 {
 	static const u32 big[] = { 255, 1920, 3843 };
-	u32 *px = malloc(4 * (40 * 16 + 8 + 4000 * 20));
+	u32 *px = malloc(4 * (40 * 32 + 8 + 4000 * 20));
 	u32 l, b, off, i, k, bad[3] = { 0 }, bad_line[3] = { 0 };
 
-	for (i = 0; i < 40 * 16 + 8 + 4000 * 20; i++)
+	for (i = 0; i < 40 * 32 + 8 + 4000 * 20; i++)
 		px[i] = (u32)test_rand(&rng);
 	for (b = 0; b <= 40; b++) {
 		for (off = 0; off < 8; off++) {
-			u64 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
+			u32 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
 
 			for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-				h0[k] = test_rand(&rng);
+				h0[k] = (u32)test_rand(&rng);
 			memcpy(ref, h0, sizeof(ref));
 			atomkms_crc_blocks(ref, px + off, b);
 			for (l = 0; l < num_levels; l++) {
-				u64 h[ATOMKMS_CRC_LANES];
+				u32 h[ATOMKMS_CRC_LANES];
 
 				memcpy(h, h0, sizeof(h));
 				levels[l]->crc_blocks(h, px + off, b);
@@ -300,6 +300,122 @@ static void test_crc_blocks(void)
 		      levels[l]->name, bad_line[l]);
 	}
 	free(px);
+}
+
+/*
+ * The sum of the chunks of lines [@y0, @y1) of a @w-wide frame, hashed
+ * through @ops' crc_blocks, in pieces of whole chunks from @y0 (a chunk's
+ * first line), the pieces' sums added.
+ */
+static u64 crc_sum_level(const struct atomkms_simd_ops *ops, const u32 *px,
+			 u32 w, u32 y0, u32 y1, u32 piece)
+{
+	u64 sum = 0;
+	u32 y = y0;
+
+	while (y < y1) {
+		u32 end = y + piece * ATOMKMS_CRC_CHUNK_LINES;
+		struct atomkms_crc c;
+
+		atomkms_crc_init_at(&c, y);
+		for (end = end < y1 ? end : y1; y < end; y++)
+			atomkms_crc_line_with(&c, px + (size_t)y * w, w,
+					      ops->crc_blocks);
+		sum += atomkms_crc_sum(&c);
+	}
+	return sum;
+}
+
+/*
+ * Whole frames on every level against the definition (ref_crc_words()):
+ * random sizes, widths below a block and odd ones, 1-line frames, heights
+ * that are not multiples of a chunk, hashed in bands of random whole
+ * chunks; 10-bit frames' deviation words against ref_crc_bpc(); and a
+ * pixel changed in one bit, anywhere: the value always changes.
+ */
+static void test_crc_frames(void)
+{
+	static const u32 sizes[][2] = {
+		{ 1, 1 }, { 31, 1 }, { 32, 1 }, { 33, 1 }, { 1920, 1 },
+		{ 7, 15 }, { 32, 16 }, { 63, 17 }, { 64, 33 }, { 97, 47 },
+		{ 1920, 20 }, { 3843, 18 },
+	};
+	u32 bad[3] = { 0 }, bad_deep[3] = { 0 }, same[3] = { 0 }, frames = 0;
+	u32 flips = 0, i, l;
+
+	for (i = 0; i < ARRAY_SIZE(sizes) + 120; i++) {
+		u32 w = i < ARRAY_SIZE(sizes) ? sizes[i][0] :
+			1 + test_rand_below(&rng, 140);
+		u32 h = i < ARRAY_SIZE(sizes) ? sizes[i][1] :
+			1 + test_rand_below(&rng, 60);
+		size_t n = (size_t)w * h, k;
+		u32 *px = malloc(n * sizeof(*px)), *dev = malloc(n * sizeof(*dev));
+		struct atomkms_px *img = malloc(n * sizeof(*img));
+		u64 ref, ref_deep;
+		u32 t;
+
+		for (k = 0; k < n; k++) {
+			px[k] = (u32)test_rand(&rng);
+			dev[k] = (u32)test_rand(&rng) & 0x030303;
+		}
+		dev[0] |= 1;	/* some deviation */
+		/* 16-bit channels whose 10 bits are top 8 and deviation. */
+		for (k = 0; k < n; k++) {
+			u16 v[3];
+
+			for (t = 0; t < 3; t++) {
+				u32 top = (px[k] >> (16 - 8 * t)) & 0xff;
+				u32 c = (top << 2 | top >> 6) ^
+					((dev[k] >> (16 - 8 * t)) & 3);
+
+				v[t] = (u16)(c << 6 | c >> 4);
+			}
+			img[k] = (struct atomkms_px){ 0xffff, v[0], v[1], v[2] };
+		}
+		ref = ref_crc_words(px, w, h);
+		ref_deep = ref_crc_bpc(img, w, h, 10);
+		for (l = 0; l < num_levels; l++) {
+			u32 piece = 1 + test_rand_below(&rng, 3);
+			u64 sum = crc_sum_level(levels[l], px, w, 0, h, piece);
+			u64 deep = crc_sum_level(levels[l], dev, w, 0, h, piece);
+			u32 at, bit;
+
+			if (atomkms_crc_value(sum) != ref && !bad[l]++)
+				printf("%s: CRC of a %ux%u frame differs\n",
+				       levels[l]->name, w, h);
+			if (atomkms_crc_value_deep(sum, deep) != ref_deep &&
+			    !bad_deep[l]++)
+				printf("%s: 10-bit CRC of a %ux%u frame differs\n",
+				       levels[l]->name, w, h);
+			/* One bit of one pixel changed: another value. */
+			for (k = 0; k < 8; k++) {
+				at = test_rand_below(&rng, (u32)n);
+				bit = test_rand_below(&rng, 24);
+				px[at] ^= 1u << bit;
+				if (atomkms_crc_value(crc_sum_level(levels[l], px, w,
+								    0, h, 1)) ==
+				    ref)
+					same[l]++;
+				px[at] ^= 1u << bit;
+				flips++;
+			}
+		}
+		frames++;
+		free(px);
+		free(dev);
+		free(img);
+	}
+	for (l = 0; l < num_levels; l++) {
+		CHECK(!bad[l], "%s: %u frames' CRCs differ from the definition",
+		      levels[l]->name, bad[l]);
+		CHECK(!bad_deep[l],
+		      "%s: %u 10-bit frames' CRCs differ from the definition",
+		      levels[l]->name, bad_deep[l]);
+		CHECK(!same[l], "%s: %u one-pixel changes kept the CRC",
+		      levels[l]->name, same[l]);
+	}
+	printf("crc: %u frames on each level, in bands, at 8 and 10 bits; %u one-bit changes\n",
+	       frames, flips);
 }
 
 /* copy_xff and stream_xff, widths 0..67 and 1000, every word offset. */
@@ -440,7 +556,7 @@ static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
 	inner->over_n(d, base, s, ns, n);
 }
 
-static void watch_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+static void watch_crc_blocks(u32 *h, const u32 *px, u32 blocks)
 {
 	outside += !in_section;
 	watch_crc++;
@@ -667,6 +783,7 @@ int main(void)
 	test_blend_lines();
 	test_over_n();
 	test_crc_blocks();
+	test_crc_frames();
 	test_copy_xff();
 	test_frames();
 	test_sections();
