@@ -89,13 +89,15 @@ static __always_inline bool atomkms_sse2_all_zero(V s)
 /*
  * The low halves of the 32-bit products @a * @k, which SSE2 lacks
  * (pmulld is SSE4.1's): the even lanes' and the odd lanes' 64-bit
- * products, their low halves interleaved back. @k is a V_SET1_32(), so
- * its odd lanes are its even lanes.
+ * products (the odd lanes moved down by a pshufd, which copies as it
+ * moves: one instruction fewer than a copy and a shift), their low halves
+ * interleaved back. @k is a V_SET1_32(), so its odd lanes are its even
+ * lanes.
  */
 static __always_inline V atomkms_sse2_mullo32(V a, V k)
 {
+	V odd = _mm_mul_epu32(_mm_shuffle_epi32(a, 0xf5), k);
 	V even = _mm_mul_epu32(a, k);
-	V odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), k);
 
 	return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, 0x08),
 				  _mm_shuffle_epi32(odd, 0x08));
