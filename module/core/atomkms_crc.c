@@ -73,6 +73,21 @@ void atomkms_crc_init(struct atomkms_crc *c)
  */
 #define ATOMKMS_CRC_GROUP	8
 
+/* A block's 8 pixels from @p into the group's lanes h0..h7. */
+#define ATOMKMS_CRC_GROUP_STEP(p)				\
+	do {							\
+		const u32 *b_ = (p);				\
+								\
+		h0 = atomkms_crc_step(h0, b_[0]);		\
+		h1 = atomkms_crc_step(h1, b_[1]);		\
+		h2 = atomkms_crc_step(h2, b_[2]);		\
+		h3 = atomkms_crc_step(h3, b_[3]);		\
+		h4 = atomkms_crc_step(h4, b_[4]);		\
+		h5 = atomkms_crc_step(h5, b_[5]);		\
+		h6 = atomkms_crc_step(h6, b_[6]);		\
+		h7 = atomkms_crc_step(h7, b_[7]);		\
+	} while (0)
+
 static __always_inline void atomkms_crc_group(u32 *restrict hp,
 					      const u32 *restrict px,
 					      u32 blocks)
@@ -81,16 +96,13 @@ static __always_inline void atomkms_crc_group(u32 *restrict hp,
 	u32 h4 = hp[4], h5 = hp[5], h6 = hp[6], h7 = hp[7];
 
 	static_assert(ATOMKMS_CRC_GROUP == 8, "one variable a lane");
-	for (; blocks; blocks--, px += ATOMKMS_CRC_LANES) {
-		h0 = atomkms_crc_step(h0, px[0]);
-		h1 = atomkms_crc_step(h1, px[1]);
-		h2 = atomkms_crc_step(h2, px[2]);
-		h3 = atomkms_crc_step(h3, px[3]);
-		h4 = atomkms_crc_step(h4, px[4]);
-		h5 = atomkms_crc_step(h5, px[5]);
-		h6 = atomkms_crc_step(h6, px[6]);
-		h7 = atomkms_crc_step(h7, px[7]);
+	/* Two blocks an iteration: the loop's 3 instructions per 16 steps. */
+	for (; blocks >= 2; blocks -= 2, px += 2 * ATOMKMS_CRC_LANES) {
+		ATOMKMS_CRC_GROUP_STEP(px);
+		ATOMKMS_CRC_GROUP_STEP(px + ATOMKMS_CRC_LANES);
 	}
+	if (blocks)
+		ATOMKMS_CRC_GROUP_STEP(px);
 	hp[0] = h0;
 	hp[1] = h1;
 	hp[2] = h2;
