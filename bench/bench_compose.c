@@ -44,7 +44,9 @@
  * ones, and with BENCH_SIMD (the SSE2 and AVX2 objects linked in) each
  * vector level the CPU runs too, side by side; the targets are judged on
  * the level the module would pick on this CPU: the one
- * atomkms_simd_calib_step() runs fastest, as the module times it at load.
+ * atomkms_simd_calib_step() runs fastest, as the module times it at load
+ * (the CRC's on the level atomkms_simd_crc_calib_step() runs fastest:
+ * bench/run.sh's callgrind part).
  *
  * Every timing is the median of N single-frame samples after a warm-up; N
  * is what fits in a time budget, between a minimum and a maximum.
@@ -402,8 +404,8 @@ static void scene_fini(struct scene *s)
 /* The line loops measured: scalar first. */
 #define MAX_LEVELS 3
 static const struct atomkms_simd_ops *levels[MAX_LEVELS];
-static int num_levels, chosen;
-static u32 calib_mpx[MAX_LEVELS];
+static int num_levels, chosen, crc_chosen;
+static u32 calib_mpx[MAX_LEVELS], crc_calib_mpx[MAX_LEVELS];
 
 /* ---- the measured operations ---- */
 
@@ -427,7 +429,27 @@ static void levels_detect(void)
 #endif
 }
 
-/* And the one the module would pick. */
+/* Mpx/s of 1 ms of a calibration workload on level @l (@crc: the CRC's). */
+static u32 calib_time(int l, bool crc, u32 *s, u32 *d)
+{
+	u32 h[ATOMKMS_CRC_LANES] = { 0 };
+	struct timespec a, b;
+	double ns;
+	u64 px = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		if (crc)
+			px += atomkms_simd_crc_calib_step(levels[l], h, s);
+		else
+			px += atomkms_simd_calib_step(levels[l], s, d);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+	} while (ns < 1e6);
+	return px * 1e3 / ns;
+}
+
+/* And the ones the module would pick: line loops, and the CRC's apart. */
 static void levels_init(void)
 {
 	u32 s[ATOMKMS_SIMD_CALIB_PX], d[ATOMKMS_SIMD_CALIB_PX];
@@ -438,24 +460,21 @@ static void levels_init(void)
 	atomkms_simd_calib_init(s, d);
 	for (round = 0; round < 2; round++) {
 		for (l = 0; l < num_levels; l++) {
-			struct timespec a, b;
-			double ns;
-			u64 px = 0;
+			u32 mpx = calib_time(l, false, s, d);
 
-			clock_gettime(CLOCK_MONOTONIC, &a);
-			do {
-				px += atomkms_simd_calib_step(levels[l], s, d);
-				clock_gettime(CLOCK_MONOTONIC, &b);
-				ns = (b.tv_sec - a.tv_sec) * 1e9 +
-				     (b.tv_nsec - a.tv_nsec);
-			} while (ns < 1e6);
-			if (px * 1e3 / ns > calib_mpx[l])
-				calib_mpx[l] = px * 1e3 / ns;
+			if (mpx > calib_mpx[l])
+				calib_mpx[l] = mpx;
+			mpx = calib_time(l, true, s, d);
+			if (mpx > crc_calib_mpx[l])
+				crc_calib_mpx[l] = mpx;
 		}
 	}
-	for (l = 1; l < num_levels; l++)
+	for (l = 1; l < num_levels; l++) {
 		if (calib_mpx[l] > calib_mpx[chosen])
 			chosen = l;
+		if (crc_calib_mpx[l] > crc_calib_mpx[crc_chosen])
+			crc_chosen = l;
+	}
 }
 
 static void op_ours(struct op *o)
@@ -667,6 +686,11 @@ static void print_levels(void)
 	for (l = 0; l < num_levels; l++)
 		printf(" %s %u", levels[l]->name, calib_mpx[l]);
 	printf(" -> the module would pick %s\n", levels[chosen]->name);
+	printf("the CRC's own calibration (crc_blocks), Mpx/s:");
+	for (l = 0; l < num_levels; l++)
+		printf(" %s %u", levels[l]->name, crc_calib_mpx[l]);
+	printf(" -> the module would pick %s for the CRC\n",
+	       levels[crc_chosen]->name);
 	for (int r = 0; r < 2; r++) {
 		printf("%ux%u %-26s", res_w[r], res_h[r], "scene");
 		for (l = 0; l < num_levels; l++)

@@ -3,25 +3,26 @@
  * The frame checksum of the software compositor, reported through the DRM
  * CRC API as two 32-bit words (igt only compares them for equality). It is
  * not a CRC-32 but a 64-bit hash built for speed on lines of 0xXXRRGGBB
- * words, read in place whatever their X byte, and for plain 64-bit integer
- * code (the module has no vector registers):
+ * words, read in place whatever their X byte, and for vector code: 32
+ * lanes of 32 bits, a step per pixel, that AVX2 steps 8 at a time with
+ * five instructions (the line loops: include/atomkms_simd.h):
  *
- *   Each line is taken as 64-bit words w of two pixels (pixel 2j in the
- *   low half of word j, pixel 2j + 1 in the high half; the last pixel of
- *   an odd line alone, high half 0). The frame's lines are cut into
- *   chunks of ATOMKMS_CRC_CHUNK_LINES lines (chunk i: lines 16i to
- *   16i + 15; the last chunk may be shorter), each hashed on its own:
- *   word j of a chunk's line goes to lane j mod ATOMKMS_CRC_LANES; a
- *   lane h takes w (X bytes masked off) as
- *     h += w; h ^= h >> 32; h *= ATOMKMS_CRC_MUL; h ^= h >> 32
- *   (all mod 2^64). The lanes start at ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15
- *   in every chunk; chunk i's hash is fmix64() (MurmurHash3's finaliser)
- *   chained over the lanes from i * 0x9e3779b97f4a7c15,
- *   c = fmix64(c ^ h[k]). The frame's sum S is the sum of its chunks'
- *   hashes (mod 2^64), its value fmix64(S). The words reported are the
- *   value's high and low halves, with two folds for igt's sanity checks,
- *   which warn about a CRC of all zeroes and about a word of 0xffffffff:
- *   a word 0xffffffff becomes 0xfffffffe, and a value 0 becomes 1.
+ *   The frame's lines are cut into chunks of ATOMKMS_CRC_CHUNK_LINES
+ *   lines (chunk i: lines 16i to 16i + 15; the last chunk may be
+ *   shorter), each hashed on its own: pixel x of a chunk's line goes to
+ *   lane x mod ATOMKMS_CRC_LANES (32); a lane h takes pixel p (X byte
+ *   masked off) as
+ *     x = (h + (p & 0x00ffffff)) * ATOMKMS_CRC_MUL; h = x ^ (x >> 16)
+ *   (all mod 2^32). The lanes start at
+ *   ATOMKMS_CRC_SEED + k * ATOMKMS_CRC_LANE_STEP (mod 2^32) in every
+ *   chunk; chunk i's hash is fmix64() (MurmurHash3's finaliser) chained
+ *   over the lanes two at a time from i * 0x9e3779b97f4a7c15,
+ *   c = fmix64(c ^ (h[2j] | h[2j + 1] << 32)), j = 0..15. The frame's sum
+ *   S is the sum of its chunks' hashes (mod 2^64), its value fmix64(S).
+ *   The words reported are the value's high and low halves, with two
+ *   folds for igt's sanity checks, which warn about a CRC of all zeroes
+ *   and about a word of 0xffffffff: a word 0xffffffff becomes 0xfffffffe,
+ *   and a value 0 becomes 1.
  *
  * The chunks are fixed by the frame, not by who hashes them: a frame
  * composed in bands of whole chunks (atomkms_compose_band()), by any
@@ -30,18 +31,24 @@
  * (atomkms_crc_init_at() at its first line); the sums add up.
  *
  * Properties: deterministic and the same in every build; X bytes ignored;
- * every step is a bijection of the lane for a fixed word and injective in
- * the word for a fixed lane, the chaining is a bijection of each lane, and
- * the sum and fmix64() are bijections of each chunk's hash, so two frames
- * that differ in one pixel always give different values (bar the folds).
- * Two changes in one lane cancel only if the second undoes the lane
- * difference the first left, which is spread: for a change
- * of +1, +256 or +65536 in either pixel of a word, the likeliest lane
- * difference one step later has a probability below 2e-6 over 2^22 random
- * lane states (without the first shift, a change in the high pixel left
- * 3e-3). One step per two pixels is about a third of the operations per
- * pixel of the 32-bit hash this replaced, which matters most where the
- * code stays scalar (the module; figures in the README).
+ * every step is a bijection of the lane for a fixed pixel (an add, a
+ * multiply by an odd constant, x ^ x >> 16: all invertible mod 2^32) and
+ * injective in the pixel's 24 bits for a fixed lane (the add is, the rest
+ * is a bijection), the chaining is a bijection of each lane (the other
+ * lane of its pair fixed), and the sum and fmix64() are bijections of
+ * each chunk's hash, so two frames that differ in one pixel always give
+ * different values (bar the folds). Two changes in one lane cancel only
+ * if the second undoes the lane difference the first left; one 32-bit
+ * multiply spreads that less than the 64-bit step this replaced: for a
+ * change of +1, +256 or +65536 in a pixel, the likeliest lane difference
+ * one step later has a probability of 4e-4, 5e-4 and 1.3e-3 over 2^22
+ * random lane states (the 64-bit step of two pixels: below 2e-6; with
+ * 0x9e3779b1 as the multiplier, up to 4e-3). A change of +65536 moves the
+ * product's high half by a constant only, so its likeliest difference is
+ * the likeliest of the low half's xor. The lanes are 32 bits so that
+ * AVX2, which has a 32-bit multiply low (vpmulld) but no 64-bit one, steps
+ * 8 pixels in 5 instructions; the scalar code pays a step a pixel instead
+ * of a step per two (figures in the README).
  *
  * A frame sent at 10 bits per channel (a connector's output depth; see
  * &struct atomkms_frame.bpc) has two more bits a channel than the words
@@ -60,13 +67,15 @@
 
 #include "atomkms_types.h"
 
-#define ATOMKMS_CRC_LANES	8
+#define ATOMKMS_CRC_LANES	32
 /* Lines a chunk hashes; a band of a frame is a union of whole chunks. */
 #define ATOMKMS_CRC_CHUNK_LINES	16
-#define ATOMKMS_CRC_SEED	0x61746b6d73637263ull
-#define ATOMKMS_CRC_MUL		0xbf58476d1ce4e5b9ull
-/* The X bytes of a word's two pixels. */
-#define ATOMKMS_CRC_MASK	0x00ffffff00ffffffull
+#define ATOMKMS_CRC_SEED	0x61746b6du
+#define ATOMKMS_CRC_LANE_STEP	0x9e3779b9u
+/* Odd (a bijection mod 2^32), and 1 mod 4. */
+#define ATOMKMS_CRC_MUL		0x7feb352du
+/* A pixel's X byte. */
+#define ATOMKMS_CRC_MASK	0x00ffffffu
 /* 32-bit words a frame's value is reported as. */
 #define ATOMKMS_CRC_WORDS	2
 
@@ -77,7 +86,7 @@
  * @line: the index in the frame of the next line to hash
  */
 struct atomkms_crc {
-	u64 h[ATOMKMS_CRC_LANES];
+	u32 h[ATOMKMS_CRC_LANES];
 	u64 sum;
 	u32 line;
 };
@@ -87,15 +96,15 @@ void atomkms_crc_init_at(struct atomkms_crc *c, u32 y);
 /**
  * typedef atomkms_crc_blocks_fn - the lane steps of whole blocks of a line
  * @h: the %ATOMKMS_CRC_LANES lanes, updated
- * @px: 2 * %ATOMKMS_CRC_LANES * @blocks pixels, word j to lane j mod 8
+ * @px: %ATOMKMS_CRC_LANES * @blocks pixels, pixel j to lane j mod 32
  * @blocks: the number of blocks
  *
  * atomkms_crc_blocks() is the scalar one; include/atomkms_simd.h's vector
  * tables have their own, which give the same lanes.
  */
-typedef void (*atomkms_crc_blocks_fn)(u64 *h, const u32 *px, u32 blocks);
+typedef void (*atomkms_crc_blocks_fn)(u32 *h, const u32 *px, u32 blocks);
 
-void atomkms_crc_blocks(u64 *h, const u32 *px, u32 blocks);
+void atomkms_crc_blocks(u32 *h, const u32 *px, u32 blocks);
 void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n);
 void atomkms_crc_line_with(struct atomkms_crc *c, const u32 *px, u32 n,
 			   atomkms_crc_blocks_fn blocks);

@@ -9,7 +9,9 @@
  * Who picks a table: the module, once at load (module/atomkms_simd_choice.c:
  * the fastest the CPU runs, or the simd= parameter); the tests and the
  * benchmark pass each in turn. A frame takes one through
- * &struct atomkms_frame.simd.
+ * &struct atomkms_frame.simd. The module's table may take its @crc_blocks
+ * from another level than its line loops (timed apart); its begin and
+ * end then open the vector sections for either.
  *
  * A vector table's functions use vector registers; the kernel lets code
  * do that only between kernel_fpu_begin() and kernel_fpu_end(). The core
@@ -137,12 +139,17 @@ extern const struct atomkms_simd_ops atomkms_simd_avx2;
 /*
  * The choice of a level (module/core/atomkms_simd.c): the module times
  * atomkms_simd_calib_step() on each level for a few milliseconds at load,
- * and keeps the fastest.
+ * and keeps the fastest for the line loops; then
+ * atomkms_simd_crc_calib_step() alike for the CRC's @crc_blocks, whose
+ * level it chooses on its own (an emulator may run the CRC's 32-bit
+ * vector arithmetic well and the compositor's byte shuffles badly).
  */
 #define ATOMKMS_SIMD_CALIB_PX	1024
 
 void atomkms_simd_calib_init(u32 *s, u32 *d);
 u32 atomkms_simd_calib_step(const struct atomkms_simd_ops *ops, const u32 *s,
 			    u32 *d);
+u32 atomkms_simd_crc_calib_step(const struct atomkms_simd_ops *ops, u32 *h,
+				const u32 *s);
 
 #endif /* ATOMKMS_SIMD_H */

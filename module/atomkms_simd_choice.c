@@ -4,8 +4,12 @@
  * once at load, as lib/raid6 chooses its syndrome code: each that the CPU
  * can run (scalar; SSE2; AVX2 with the OS saving YMM) composes a small
  * line in memory for about ATOMKMS_SIMD_CALIB_NS, twice, and the fastest
- * wins. Under QEMU's TCG, which emulates vector instructions slowly, that
- * is the scalar code; on hardware AVX2. The simd= parameter forces one.
+ * wins. Under QEMU's TCG, which emulates the compositor's vector byte
+ * shuffles and packs slowly, that is the scalar code; on hardware AVX2.
+ * The CRC's lane steps (crc_blocks) are timed apart, on a line of their
+ * own, and take their own level: 32-bit vector adds, multiplies, shifts
+ * and xors, which TCG may map to the host's. The simd= parameter forces
+ * one level for both.
  *
  * The vector loops run only between kernel_fpu_begin() and
  * kernel_fpu_end(), which the core calls through the table's begin and
@@ -36,7 +40,7 @@
 static char *simd = "auto";
 module_param(simd, charp, 0444);
 MODULE_PARM_DESC(simd,
-		 "Compositor line loops: auto (the fastest, timed at load; default), scalar, sse2, avx2");
+		 "Compositor line loops and CRC: auto (the fastest of each, timed at load; default), scalar, sse2, avx2 (both)");
 
 /* Time each candidate composes for, per round (two rounds). */
 #define ATOMKMS_SIMD_CALIB_NS	(1000 * 1000)
@@ -46,15 +50,22 @@ MODULE_PARM_DESC(simd,
  * @ops: the table
  * @usable: the CPU (and the kernel's FPU state) can run it
  * @mpx: calibration figure: million pixels a second, best round
+ * @crc_mpx: the same for the CRC's lane steps
  */
 struct atomkms_simd_candidate {
 	const struct atomkms_simd_ops *ops;
 	bool usable;
 	u32 mpx;
+	u32 crc_mpx;
 };
 
-/* The chosen table, with begin and end set for vector code. */
+/*
+ * The chosen table: the line loops' level, with the CRC level's
+ * crc_blocks, and begin and end set when either is vector code.
+ */
 static struct atomkms_simd_ops atomkms_simd_chosen;
+/* The CRC's level, for the logs. */
+static const struct atomkms_simd_ops *atomkms_simd_crc_level;
 static bool atomkms_simd_forced;
 static struct atomkms_simd_candidate atomkms_simd_cands[3];
 static unsigned int atomkms_simd_num_cands;
@@ -109,12 +120,19 @@ static void atomkms_simd_cands_init(void)
 #endif
 }
 
-/* Use @ops: vector tables get the FPU section hooks. */
-static void atomkms_simd_use(const struct atomkms_simd_ops *ops)
+/*
+ * Use @ops' line loops and @crc's crc_blocks: the FPU section hooks when
+ * either is vector code (the core opens sections around packed lines,
+ * whose sinks take the CRC).
+ */
+static void atomkms_simd_use(const struct atomkms_simd_ops *ops,
+			     const struct atomkms_simd_ops *crc)
 {
 	atomkms_simd_chosen = *ops;
+	atomkms_simd_chosen.crc_blocks = crc->crc_blocks;
+	atomkms_simd_crc_level = crc;
 #ifdef CONFIG_X86_64
-	if (ops != &atomkms_simd_scalar) {
+	if (ops != &atomkms_simd_scalar || crc != &atomkms_simd_scalar) {
 		atomkms_simd_chosen.begin = atomkms_simd_fpu_begin;
 		atomkms_simd_chosen.end = atomkms_simd_fpu_end;
 	}
@@ -122,19 +140,24 @@ static void atomkms_simd_use(const struct atomkms_simd_ops *ops)
 }
 
 /*
- * Million pixels a second @ops runs the calibration workload
- * (atomkms_simd_calib_step()) at, a step per FPU section, for about @ns.
+ * Million pixels a second @ops runs a calibration workload at, a step per
+ * FPU section, for about @ns: the line loops' (atomkms_simd_calib_step())
+ * or, with @crc, the CRC's (atomkms_simd_crc_calib_step()).
  */
-static u32 atomkms_simd_time(const struct atomkms_simd_ops *ops, u32 *s,
-			     u32 *d, u64 ns)
+static u32 atomkms_simd_time(const struct atomkms_simd_ops *ops, bool crc,
+			     u32 *s, u32 *d, u64 ns)
 {
+	u32 h[ATOMKMS_CRC_LANES] = { 0 };
 	u64 t0 = local_clock(), t, px = 0;
 
-	atomkms_simd_use(ops);
+	atomkms_simd_use(ops, ops);
 	do {
 		if (atomkms_simd_chosen.begin)
 			atomkms_simd_chosen.begin();
-		px += atomkms_simd_calib_step(ops, s, d);
+		if (crc)
+			px += atomkms_simd_crc_calib_step(ops, h, s);
+		else
+			px += atomkms_simd_calib_step(ops, s, d);
 		if (atomkms_simd_chosen.end)
 			atomkms_simd_chosen.end();
 		t = local_clock() - t0;
@@ -142,36 +165,50 @@ static u32 atomkms_simd_time(const struct atomkms_simd_ops *ops, u32 *s,
 	return div64_u64(px * 1000, t);
 }
 
-/* Time every usable candidate, two rounds; return the fastest. */
-static const struct atomkms_simd_ops *atomkms_simd_calibrate(void)
+/*
+ * Time every usable candidate, two rounds of each workload; the fastest
+ * line loops into @ops, the fastest CRC into @crc.
+ */
+static void atomkms_simd_calibrate(const struct atomkms_simd_ops **ops,
+				   const struct atomkms_simd_ops **crc)
 {
 	struct atomkms_simd_candidate *best = &atomkms_simd_cands[0];
+	struct atomkms_simd_candidate *best_crc = &atomkms_simd_cands[0];
 	unsigned int i, round;
 	u32 *s, *d;
 
+	*ops = &atomkms_simd_scalar;
+	*crc = &atomkms_simd_scalar;
 	s = kmalloc_array(2 * ATOMKMS_SIMD_CALIB_PX, sizeof(*s), GFP_KERNEL);
 	if (!s)
-		return &atomkms_simd_scalar;
+		return;
 	d = s + ATOMKMS_SIMD_CALIB_PX;
 	atomkms_simd_calib_init(s, d);
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < atomkms_simd_num_cands; i++) {
 			struct atomkms_simd_candidate *c = &atomkms_simd_cands[i];
-			u32 mpx;
 
 			if (!c->usable)
 				continue;
-			mpx = atomkms_simd_time(c->ops, s, d,
-						ATOMKMS_SIMD_CALIB_NS);
-			c->mpx = max(c->mpx, mpx);
+			c->mpx = max(c->mpx,
+				     atomkms_simd_time(c->ops, false, s, d,
+						       ATOMKMS_SIMD_CALIB_NS));
+			c->crc_mpx = max(c->crc_mpx,
+					 atomkms_simd_time(c->ops, true, s, d,
+							   ATOMKMS_SIMD_CALIB_NS));
 		}
 	}
 	kfree(s);
-	for (i = 1; i < atomkms_simd_num_cands; i++)
-		if (atomkms_simd_cands[i].usable &&
-		    atomkms_simd_cands[i].mpx > best->mpx)
-			best = &atomkms_simd_cands[i];
-	return best->ops;
+	for (i = 1; i < atomkms_simd_num_cands; i++) {
+		struct atomkms_simd_candidate *c = &atomkms_simd_cands[i];
+
+		if (c->usable && c->mpx > best->mpx)
+			best = c;
+		if (c->usable && c->crc_mpx > best_crc->crc_mpx)
+			best_crc = c;
+	}
+	*ops = best->ops;
+	*crc = best_crc->ops;
 }
 
 /**
@@ -182,12 +219,12 @@ static const struct atomkms_simd_ops *atomkms_simd_calibrate(void)
  */
 int atomkms_simd_init(void)
 {
-	const struct atomkms_simd_ops *ops = NULL;
+	const struct atomkms_simd_ops *ops = NULL, *crc = NULL;
 	unsigned int i;
 
 	atomkms_simd_cands_init();
 	if (!strcmp(simd, "auto")) {
-		ops = atomkms_simd_calibrate();
+		atomkms_simd_calibrate(&ops, &crc);
 	} else {
 		for (i = 0; i < atomkms_simd_num_cands; i++) {
 			if (strcmp(simd, atomkms_simd_cands[i].ops->name))
@@ -205,15 +242,19 @@ int atomkms_simd_init(void)
 			return -EINVAL;
 		}
 		atomkms_simd_forced = true;
+		crc = ops;
 	}
-	atomkms_simd_use(ops);
+	atomkms_simd_use(ops, crc);
 	if (atomkms_simd_forced)
-		pr_info("atomkms: compositor line loops: %s (simd=%s)\n",
-			ops->name, simd);
+		pr_info("atomkms: compositor line loops: %s, CRC: %s (simd=%s)\n",
+			ops->name, crc->name, simd);
 	else
-		pr_info("atomkms: compositor line loops: %s (timed at load, Mpx/s: scalar %u, sse2 %u, avx2 %u; 0: not on this CPU)\n",
-			ops->name, atomkms_simd_cands[0].mpx,
-			atomkms_simd_cands[1].mpx, atomkms_simd_cands[2].mpx);
+		pr_info("atomkms: compositor line loops: %s, CRC: %s (timed at load, Mpx/s: scalar %u, sse2 %u, avx2 %u; CRC scalar %u, sse2 %u, avx2 %u; 0: not on this CPU)\n",
+			ops->name, crc->name, atomkms_simd_cands[0].mpx,
+			atomkms_simd_cands[1].mpx, atomkms_simd_cands[2].mpx,
+			atomkms_simd_cands[0].crc_mpx,
+			atomkms_simd_cands[1].crc_mpx,
+			atomkms_simd_cands[2].crc_mpx);
 	/* The calibration's sections are not the compositor's. */
 	atomic64_set(&atomkms_simd_fpu_max_ns, 0);
 	atomic64_set(&atomkms_simd_fpu_sections, 0);
@@ -224,7 +265,8 @@ int atomkms_simd_init(void)
 /**
  * atomkms_simd_get - the line loops every composition uses
  *
- * Return: the table atomkms_simd_init() chose, for &struct atomkms_frame.
+ * Return: the table atomkms_simd_init() chose, for &struct atomkms_frame:
+ * the line loops' level, with the CRC level's crc_blocks.
  */
 const struct atomkms_simd_ops *atomkms_simd_get(void)
 {
@@ -238,6 +280,8 @@ static int atomkms_simd_show(struct seq_file *m, void *data)
 
 	seq_printf(m, "line loops: %s (%s)\n", atomkms_simd_chosen.name,
 		   atomkms_simd_forced ? "simd= parameter" : "timed at load");
+	seq_printf(m, "crc: %s (%s)\n", atomkms_simd_crc_level->name,
+		   atomkms_simd_forced ? "simd= parameter" : "timed at load");
 	for (i = 0; i < atomkms_simd_num_cands; i++) {
 		const struct atomkms_simd_candidate *c = &atomkms_simd_cands[i];
 
@@ -246,8 +290,8 @@ static int atomkms_simd_show(struct seq_file *m, void *data)
 		else if (atomkms_simd_forced)
 			seq_printf(m, "%s: usable, not timed\n", c->ops->name);
 		else
-			seq_printf(m, "%s: usable, %u Mpx/s at load\n",
-				   c->ops->name, c->mpx);
+			seq_printf(m, "%s: usable, %u Mpx/s at load, CRC %u Mpx/s\n",
+				   c->ops->name, c->mpx, c->crc_mpx);
 	}
 	seq_printf(m, "fpu sections: %lld\n", n);
 	seq_printf(m, "longest fpu section: %lld ns\n",

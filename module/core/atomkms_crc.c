@@ -5,24 +5,11 @@
  */
 #include "atomkms_crc.h"
 
-static __always_inline u64 atomkms_crc_step(u64 h, u64 w)
+static __always_inline u32 atomkms_crc_step(u32 h, u32 p)
 {
-	h += w & ATOMKMS_CRC_MASK;
-	h ^= h >> 32;
-	h *= ATOMKMS_CRC_MUL;
-	return h ^ (h >> 32);
-}
+	u32 x = (h + (p & ATOMKMS_CRC_MASK)) * ATOMKMS_CRC_MUL;
 
-/* Two pixels as one little-endian word, from a line of any alignment. */
-static __always_inline u64 atomkms_crc_load(const u32 *px)
-{
-	u64 w;
-
-	memcpy(&w, px, sizeof(w));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = w << 32 | w >> 32;
-#endif
-	return w;
+	return x ^ (x >> 16);
 }
 
 static u64 atomkms_fmix64(u64 h)
@@ -34,24 +21,24 @@ static u64 atomkms_fmix64(u64 h)
 	return h ^ (h >> 33);
 }
 
-/* The hash of the chunk holding line @y, from its lanes @h. */
-static u64 atomkms_crc_chunk(u32 y, const u64 *h)
+/* The hash of the chunk holding line @y, from its lanes @h, two a link. */
+static u64 atomkms_crc_chunk(u32 y, const u32 *h)
 {
 	u64 f = (u64)(y / ATOMKMS_CRC_CHUNK_LINES) * 0x9e3779b97f4a7c15ull;
 	u32 k;
 
-	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		f = atomkms_fmix64(f ^ h[k]);
+	for (k = 0; k < ATOMKMS_CRC_LANES; k += 2)
+		f = atomkms_fmix64(f ^ (h[k] | (u64)h[k + 1] << 32));
 	return f;
 }
 
 /* Fresh lanes, for a new chunk. */
-static void atomkms_crc_lanes_init(u64 *h)
+static void atomkms_crc_lanes_init(u32 *h)
 {
 	u32 k;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
+		h[k] = ATOMKMS_CRC_SEED + k * ATOMKMS_CRC_LANE_STEP;
 }
 
 /**
@@ -77,29 +64,45 @@ void atomkms_crc_init(struct atomkms_crc *c)
 }
 
 /*
- * Blocks of one word a lane (2 * ATOMKMS_CRC_LANES pixels): the lanes
- * held in registers over the whole run, so that a step costs its own
- * operations only, and the lanes' steps are independent for the CPU to
- * overlap.
+ * Blocks of one pixel a lane (ATOMKMS_CRC_LANES pixels). 32 lanes do not
+ * fit x86-64's 16 registers: a group of ATOMKMS_CRC_GROUP lanes at a
+ * time is held in registers over the whole run, stepping through the
+ * blocks with a stride of a block, so that a step costs its own
+ * operations only and the group's steps are independent for the CPU to
+ * overlap; the run is read once a group (a line fits the L1 cache).
  */
-static __always_inline void atomkms_crc_blocks_inl(u64 *restrict hp,
-						   const u32 *restrict px,
-						   u32 blocks)
-{
-	u64 h0 = hp[0], h1 = hp[1], h2 = hp[2], h3 = hp[3];
-	u64 h4 = hp[4], h5 = hp[5], h6 = hp[6], h7 = hp[7];
+#define ATOMKMS_CRC_GROUP	8
 
-	static_assert(ATOMKMS_CRC_LANES == 8, "one variable a lane");
-	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES) {
-		h0 = atomkms_crc_step(h0, atomkms_crc_load(px));
-		h1 = atomkms_crc_step(h1, atomkms_crc_load(px + 2));
-		h2 = atomkms_crc_step(h2, atomkms_crc_load(px + 4));
-		h3 = atomkms_crc_step(h3, atomkms_crc_load(px + 6));
-		h4 = atomkms_crc_step(h4, atomkms_crc_load(px + 8));
-		h5 = atomkms_crc_step(h5, atomkms_crc_load(px + 10));
-		h6 = atomkms_crc_step(h6, atomkms_crc_load(px + 12));
-		h7 = atomkms_crc_step(h7, atomkms_crc_load(px + 14));
+/* A block's 8 pixels from @p into the group's lanes h0..h7. */
+#define ATOMKMS_CRC_GROUP_STEP(p)				\
+	do {							\
+		const u32 *b_ = (p);				\
+								\
+		h0 = atomkms_crc_step(h0, b_[0]);		\
+		h1 = atomkms_crc_step(h1, b_[1]);		\
+		h2 = atomkms_crc_step(h2, b_[2]);		\
+		h3 = atomkms_crc_step(h3, b_[3]);		\
+		h4 = atomkms_crc_step(h4, b_[4]);		\
+		h5 = atomkms_crc_step(h5, b_[5]);		\
+		h6 = atomkms_crc_step(h6, b_[6]);		\
+		h7 = atomkms_crc_step(h7, b_[7]);		\
+	} while (0)
+
+static __always_inline void atomkms_crc_group(u32 *restrict hp,
+					      const u32 *restrict px,
+					      u32 blocks)
+{
+	u32 h0 = hp[0], h1 = hp[1], h2 = hp[2], h3 = hp[3];
+	u32 h4 = hp[4], h5 = hp[5], h6 = hp[6], h7 = hp[7];
+
+	static_assert(ATOMKMS_CRC_GROUP == 8, "one variable a lane");
+	/* Two blocks an iteration: the loop's 3 instructions per 16 steps. */
+	for (; blocks >= 2; blocks -= 2, px += 2 * ATOMKMS_CRC_LANES) {
+		ATOMKMS_CRC_GROUP_STEP(px);
+		ATOMKMS_CRC_GROUP_STEP(px + ATOMKMS_CRC_LANES);
 	}
+	if (blocks)
+		ATOMKMS_CRC_GROUP_STEP(px);
 	hp[0] = h0;
 	hp[1] = h1;
 	hp[2] = h2;
@@ -110,13 +113,25 @@ static __always_inline void atomkms_crc_blocks_inl(u64 *restrict hp,
 	hp[7] = h7;
 }
 
+static __always_inline void atomkms_crc_blocks_inl(u32 *restrict hp,
+						   const u32 *restrict px,
+						   u32 blocks)
+{
+	u32 g;
+
+	static_assert(ATOMKMS_CRC_LANES % ATOMKMS_CRC_GROUP == 0,
+		      "whole groups");
+	for (g = 0; g < ATOMKMS_CRC_LANES; g += ATOMKMS_CRC_GROUP)
+		atomkms_crc_group(hp + g, px + g, blocks);
+}
+
 /**
  * atomkms_crc_blocks - the scalar &atomkms_crc_blocks_fn
  * @h: the lanes
  * @px: the blocks' pixels
  * @blocks: their number
  */
-void atomkms_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+void atomkms_crc_blocks(u32 *h, const u32 *px, u32 blocks)
 {
 	atomkms_crc_blocks_inl(h, px, blocks);
 }
@@ -125,20 +140,15 @@ static __always_inline void atomkms_crc_line_inl(struct atomkms_crc *c,
 						 const u32 *px, u32 n,
 						 atomkms_crc_blocks_fn blocks)
 {
-	const u32 blk = 2 * ATOMKMS_CRC_LANES;
-	u32 x = n / blk * blk, j;
+	u32 x = n / ATOMKMS_CRC_LANES * ATOMKMS_CRC_LANES;
 
 	if (x && blocks)
-		blocks(c->h, px, n / blk);
+		blocks(c->h, px, n / ATOMKMS_CRC_LANES);
 	else if (x)
-		atomkms_crc_blocks_inl(c->h, px, n / blk);
-	for (j = x / 2; x + 2 <= n; x += 2, j++)
-		c->h[j % ATOMKMS_CRC_LANES] =
-			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES],
-					 atomkms_crc_load(px + x));
-	if (x < n)
-		c->h[j % ATOMKMS_CRC_LANES] =
-			atomkms_crc_step(c->h[j % ATOMKMS_CRC_LANES], px[x]);
+		atomkms_crc_blocks_inl(c->h, px, n / ATOMKMS_CRC_LANES);
+	for (; x < n; x++)
+		c->h[x % ATOMKMS_CRC_LANES] =
+			atomkms_crc_step(c->h[x % ATOMKMS_CRC_LANES], px[x]);
 	if (!(++c->line % ATOMKMS_CRC_CHUNK_LINES)) {
 		c->sum += atomkms_crc_chunk(c->line - 1, c->h);
 		atomkms_crc_lanes_init(c->h);
@@ -162,7 +172,7 @@ void atomkms_crc_line(struct atomkms_crc *c, const u32 *px, u32 n)
  * @px: the line's pixels, 0xXXRRGGBB (X ignored), in place
  * @n: their number, the frame's width
  * @blocks: the lane steps of the line's whole blocks of
- *          2 * %ATOMKMS_CRC_LANES pixels (a vector table's: call it only
+ *          %ATOMKMS_CRC_LANES pixels (a vector table's: call it only
  *          where that table's functions may run); the rest is scalar
  *
  * The same checksum as atomkms_crc_line(), whatever @blocks.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload that chooses the compositor's line loops
- * (include/atomkms_simd.h): the module times it on every level the CPU
- * runs, at load (module/atomkms_simd_choice.c), and the benchmark
- * repeats that choice (bench/bench_compose.c). Pure C.
+ * The workloads that choose the compositor's line loops
+ * (include/atomkms_simd.h), and apart from them the CRC's: the module
+ * times them on every level the CPU runs, at load
+ * (module/atomkms_simd_choice.c), and the benchmark repeats that choice
+ * (bench/bench_compose.c). Pure C.
  */
 #include "atomkms_compose.h"
 #include "atomkms_simd.h"
@@ -48,4 +49,25 @@ u32 atomkms_simd_calib_step(const struct atomkms_simd_ops *ops, const u32 *s,
 	ops->blend32(ATOMKMS_BLEND_PREMULTI, 0xc0, s, d, ATOMKMS_SIMD_CALIB_PX);
 	ops->copy_xff(d, d, ATOMKMS_SIMD_CALIB_PX);
 	return 3 * ATOMKMS_SIMD_CALIB_PX;
+}
+
+/**
+ * atomkms_simd_crc_calib_step - one step of the CRC's calibration workload
+ * @ops: the level whose crc_blocks to run
+ * @h: %ATOMKMS_CRC_LANES lanes, carried from one step to the next
+ * @s: a line of %ATOMKMS_SIMD_CALIB_PX pixels (atomkms_simd_calib_init())
+ *
+ * The CRC's lane steps over the line's whole blocks, as a frame's packed
+ * lines take them (include/atomkms_crc.h). In the kernel, call it between
+ * @ops' begin and end.
+ *
+ * Return: the pixels it hashed.
+ */
+u32 atomkms_simd_crc_calib_step(const struct atomkms_simd_ops *ops, u32 *h,
+				const u32 *s)
+{
+	static_assert(ATOMKMS_SIMD_CALIB_PX % ATOMKMS_CRC_LANES == 0,
+		      "whole blocks");
+	ops->crc_blocks(h, s, ATOMKMS_SIMD_CALIB_PX / ATOMKMS_CRC_LANES);
+	return ATOMKMS_SIMD_CALIB_PX;
 }

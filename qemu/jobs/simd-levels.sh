@@ -1,6 +1,7 @@
 #!/bin/sh
-# In the guest: test-writeback and test-crc on each forced SIMD level,
-# the module's FPU figures after each; then simd= values that must fail.
+# In the guest: test-writeback and test-crc on each forced SIMD level
+# (the line loops and the CRC both on it, as debugfs must say), the
+# module's FPU figures after each; then simd= values that must fail.
 # Usage (in the guest): qemu/jobs/simd-levels.sh [KO], where KO is the
 # module (default /host/build/debug-kmod/atomkms.ko, the debug kernel's;
 # /host/atomkms.ko for Debian's). It reloads the module itself, so it
@@ -21,6 +22,13 @@ run() {
 	for f in /sys/kernel/debug/dri/*/atomkms_simd; do
 		echo "== $1 $f"
 		cat "$f"
+		# simd= forces the CRC's level with the line loops'.
+		if grep -qx "line loops: $1 (simd= parameter)" "$f" &&
+			grep -qx "crc: $1 (simd= parameter)" "$f"; then
+			count OK
+		else
+			echo "FAIL $1: $f does not show $1 for both"; count FAIL
+		fi
 	done
 }
 # The level this script forces first.

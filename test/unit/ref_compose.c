@@ -846,24 +846,19 @@ void ref_compose(const struct ref_scene *sc, struct atomkms_px *out)
 }
 
 /* The lanes of include/atomkms_crc.h over lines [@y0, @y1) of @width words. */
-static void ref_crc_lanes(u64 *h, const u32 *px, u32 width, u32 y0, u32 y1)
+static void ref_crc_lanes(u32 *h, const u32 *px, u32 width, u32 y0, u32 y1)
 {
 	u32 k, x, y;
 
 	for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-		h[k] = ATOMKMS_CRC_SEED + k * 0x9e3779b97f4a7c15ull;
+		h[k] = ATOMKMS_CRC_SEED + k * ATOMKMS_CRC_LANE_STEP;
 	for (y = y0; y < y1; y++)
-		for (x = 0; x < width; x += 2) {
-			const u32 *p = px + (size_t)y * width + x;
-			u64 *l = &h[x / 2 % ATOMKMS_CRC_LANES];
-			u64 w = p[0] & 0xffffff;
+		for (x = 0; x < width; x++) {
+			u32 *l = &h[x % ATOMKMS_CRC_LANES];
+			u32 t = (*l + (px[(size_t)y * width + x] & 0xffffff)) *
+				ATOMKMS_CRC_MUL;
 
-			if (x + 1 < width)
-				w |= (u64)(p[1] & 0xffffff) << 32;
-			*l += w;
-			*l ^= *l >> 32;
-			*l *= ATOMKMS_CRC_MUL;
-			*l ^= *l >> 32;
+			*l = t ^ (t >> 16);
 		}
 }
 
@@ -879,15 +874,15 @@ static u64 ref_fmix64(u64 f)
 /* The sum S of the chunks' hashes (atomkms_crc.h), one chunk at a time. */
 static u64 ref_crc_sum(const u32 *px, u32 width, u32 height)
 {
-	u64 h[ATOMKMS_CRC_LANES], sum = 0, f;
-	u32 i, k, n = ATOMKMS_CRC_CHUNK_LINES;
+	u32 h[ATOMKMS_CRC_LANES], i, k, n = ATOMKMS_CRC_CHUNK_LINES;
+	u64 sum = 0, f;
 
 	for (i = 0; (u64)i * n < height; i++) {
 		ref_crc_lanes(h, px, width, i * n,
 			      height - i * n < n ? height : i * n + n);
 		f = i * 0x9e3779b97f4a7c15ull;
-		for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-			f = ref_fmix64(f ^ h[k]);
+		for (k = 0; k < ATOMKMS_CRC_LANES; k += 2)
+			f = ref_fmix64(f ^ ((u64)h[k + 1] << 32 | h[k]));
 		sum += f;
 	}
 	return sum;

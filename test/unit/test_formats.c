@@ -333,8 +333,8 @@ static void test_csc(void)
 
 /*
  * The frame checksum: the core's line blocks against the definition, on a
- * copy of @px in a guarded buffer of exactly @w * @h words (the CRC loads
- * two pixels at a time: the last of an odd line must be read alone).
+ * copy of @px in a guarded buffer of exactly @w * @h words (the CRC must
+ * read no word past a line's last, whatever the width).
  */
 static u64 core_crc(const u32 *px, u32 w, u32 h)
 {

@@ -251,21 +251,21 @@ static void test_over_n(void)
 static void test_crc_blocks(void)
 {
 	static const u32 big[] = { 255, 1920, 3843 };
-	u32 *px = malloc(4 * (40 * 16 + 8 + 4000 * 20));
+	u32 *px = malloc(4 * (40 * 32 + 8 + 4000 * 20));
 	u32 l, b, off, i, k, bad[3] = { 0 }, bad_line[3] = { 0 };
 
-	for (i = 0; i < 40 * 16 + 8 + 4000 * 20; i++)
+	for (i = 0; i < 40 * 32 + 8 + 4000 * 20; i++)
 		px[i] = (u32)test_rand(&rng);
 	for (b = 0; b <= 40; b++) {
 		for (off = 0; off < 8; off++) {
-			u64 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
+			u32 h0[ATOMKMS_CRC_LANES], ref[ATOMKMS_CRC_LANES];
 
 			for (k = 0; k < ATOMKMS_CRC_LANES; k++)
-				h0[k] = test_rand(&rng);
+				h0[k] = (u32)test_rand(&rng);
 			memcpy(ref, h0, sizeof(ref));
 			atomkms_crc_blocks(ref, px + off, b);
 			for (l = 0; l < num_levels; l++) {
-				u64 h[ATOMKMS_CRC_LANES];
+				u32 h[ATOMKMS_CRC_LANES];
 
 				memcpy(h, h0, sizeof(h));
 				levels[l]->crc_blocks(h, px + off, b);
@@ -300,6 +300,122 @@ static void test_crc_blocks(void)
 		      levels[l]->name, bad_line[l]);
 	}
 	free(px);
+}
+
+/*
+ * The sum of the chunks of lines [@y0, @y1) of a @w-wide frame, hashed
+ * through @ops' crc_blocks, in pieces of whole chunks from @y0 (a chunk's
+ * first line), the pieces' sums added.
+ */
+static u64 crc_sum_level(const struct atomkms_simd_ops *ops, const u32 *px,
+			 u32 w, u32 y0, u32 y1, u32 piece)
+{
+	u64 sum = 0;
+	u32 y = y0;
+
+	while (y < y1) {
+		u32 end = y + piece * ATOMKMS_CRC_CHUNK_LINES;
+		struct atomkms_crc c;
+
+		atomkms_crc_init_at(&c, y);
+		for (end = end < y1 ? end : y1; y < end; y++)
+			atomkms_crc_line_with(&c, px + (size_t)y * w, w,
+					      ops->crc_blocks);
+		sum += atomkms_crc_sum(&c);
+	}
+	return sum;
+}
+
+/*
+ * Whole frames on every level against the definition (ref_crc_words()):
+ * random sizes, widths below a block and odd ones, 1-line frames, heights
+ * that are not multiples of a chunk, hashed in bands of random whole
+ * chunks; 10-bit frames' deviation words against ref_crc_bpc(); and a
+ * pixel changed in one bit, anywhere: the value always changes.
+ */
+static void test_crc_frames(void)
+{
+	static const u32 sizes[][2] = {
+		{ 1, 1 }, { 31, 1 }, { 32, 1 }, { 33, 1 }, { 1920, 1 },
+		{ 7, 15 }, { 32, 16 }, { 63, 17 }, { 64, 33 }, { 97, 47 },
+		{ 1920, 20 }, { 3843, 18 },
+	};
+	u32 bad[3] = { 0 }, bad_deep[3] = { 0 }, same[3] = { 0 }, frames = 0;
+	u32 flips = 0, i, l;
+
+	for (i = 0; i < ARRAY_SIZE(sizes) + 120; i++) {
+		u32 w = i < ARRAY_SIZE(sizes) ? sizes[i][0] :
+			1 + test_rand_below(&rng, 140);
+		u32 h = i < ARRAY_SIZE(sizes) ? sizes[i][1] :
+			1 + test_rand_below(&rng, 60);
+		size_t n = (size_t)w * h, k;
+		u32 *px = malloc(n * sizeof(*px)), *dev = malloc(n * sizeof(*dev));
+		struct atomkms_px *img = malloc(n * sizeof(*img));
+		u64 ref, ref_deep;
+		u32 t;
+
+		for (k = 0; k < n; k++) {
+			px[k] = (u32)test_rand(&rng);
+			dev[k] = (u32)test_rand(&rng) & 0x030303;
+		}
+		dev[0] |= 1;	/* some deviation */
+		/* 16-bit channels whose 10 bits are top 8 and deviation. */
+		for (k = 0; k < n; k++) {
+			u16 v[3];
+
+			for (t = 0; t < 3; t++) {
+				u32 top = (px[k] >> (16 - 8 * t)) & 0xff;
+				u32 c = (top << 2 | top >> 6) ^
+					((dev[k] >> (16 - 8 * t)) & 3);
+
+				v[t] = (u16)(c << 6 | c >> 4);
+			}
+			img[k] = (struct atomkms_px){ 0xffff, v[0], v[1], v[2] };
+		}
+		ref = ref_crc_words(px, w, h);
+		ref_deep = ref_crc_bpc(img, w, h, 10);
+		for (l = 0; l < num_levels; l++) {
+			u32 piece = 1 + test_rand_below(&rng, 3);
+			u64 sum = crc_sum_level(levels[l], px, w, 0, h, piece);
+			u64 deep = crc_sum_level(levels[l], dev, w, 0, h, piece);
+			u32 at, bit;
+
+			if (atomkms_crc_value(sum) != ref && !bad[l]++)
+				printf("%s: CRC of a %ux%u frame differs\n",
+				       levels[l]->name, w, h);
+			if (atomkms_crc_value_deep(sum, deep) != ref_deep &&
+			    !bad_deep[l]++)
+				printf("%s: 10-bit CRC of a %ux%u frame differs\n",
+				       levels[l]->name, w, h);
+			/* One bit of one pixel changed: another value. */
+			for (k = 0; k < 8; k++) {
+				at = test_rand_below(&rng, (u32)n);
+				bit = test_rand_below(&rng, 24);
+				px[at] ^= 1u << bit;
+				if (atomkms_crc_value(crc_sum_level(levels[l], px, w,
+								    0, h, 1)) ==
+				    ref)
+					same[l]++;
+				px[at] ^= 1u << bit;
+				flips++;
+			}
+		}
+		frames++;
+		free(px);
+		free(dev);
+		free(img);
+	}
+	for (l = 0; l < num_levels; l++) {
+		CHECK(!bad[l], "%s: %u frames' CRCs differ from the definition",
+		      levels[l]->name, bad[l]);
+		CHECK(!bad_deep[l],
+		      "%s: %u 10-bit frames' CRCs differ from the definition",
+		      levels[l]->name, bad_deep[l]);
+		CHECK(!same[l], "%s: %u one-pixel changes kept the CRC",
+		      levels[l]->name, same[l]);
+	}
+	printf("crc: %u frames on each level, in bands, at 8 and 10 bits; %u one-bit changes\n",
+	       frames, flips);
 }
 
 /* copy_xff and stream_xff, widths 0..67 and 1000, every word offset. */
@@ -402,8 +518,11 @@ static void test_frames(void)
 	printf("frames: %u, each level against the general path\n", frames);
 }
 
-/* The vector sections, watched through a wrapped table. */
-static const struct atomkms_simd_ops *inner;
+/*
+ * The vector sections, watched through a wrapped table: @inner's line
+ * loops with @inner_crc's crc_blocks (the module's table may mix levels).
+ */
+static const struct atomkms_simd_ops *inner, *inner_crc;
 static bool in_section;
 static u32 section_lines, max_section_lines, sections, outside, hook_inside;
 static u32 nested;
@@ -440,11 +559,11 @@ static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
 	inner->over_n(d, base, s, ns, n);
 }
 
-static void watch_crc_blocks(u64 *h, const u32 *px, u32 blocks)
+static void watch_crc_blocks(u32 *h, const u32 *px, u32 blocks)
 {
 	outside += !in_section;
 	watch_crc++;
-	inner->crc_blocks(h, px, blocks);
+	inner_crc->crc_blocks(h, px, blocks);
 }
 
 static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
@@ -473,7 +592,8 @@ static void watch_hook(void *ctx, u32 y)
 	hook_inside += in_section;
 }
 
-static void test_sections(void)
+/* Frames of 3 planes through the watched @inner and @inner_crc. */
+static void test_sections_with(void)
 {
 	static const struct atomkms_simd_ops watch = {
 		.name = "watch",
@@ -489,7 +609,6 @@ static void test_sections(void)
 	static const u32 widths[] = { 64, 1920, 3840, 16384, 4096 };
 	u32 wi, hook;
 
-	inner = levels[num_levels - 1];
 	for (wi = 0; wi < ARRAY_SIZE(widths); wi++) {
 		for (hook = 0; hook < 2; hook++) {
 			u32 w = widths[wi], h = w == 4096 ? 520 : 40, k;
@@ -546,7 +665,7 @@ static void test_sections(void)
 			f.line_hook = NULL;
 			CHECK(!atomkms_compose_frame(&f, scratch), "frame %u", w);
 			CHECK(crc[0] == crc[1], "%ux%u: %s CRC differs from scalar's",
-			      w, h, inner->name);
+			      w, h, inner_crc->name);
 			CHECK(!memcmp(wbfb[0].mem[0], wbfb[1].mem[0], wbfb[0].size[0]),
 			      "%ux%u: %s writeback differs from scalar's", w, h,
 			      inner->name);
@@ -563,6 +682,20 @@ static void test_sections(void)
 			free(scratch);
 		}
 	}
+}
+
+/*
+ * The best level for both; then the scalar line loops with its CRC, as
+ * the module runs when the CRC's calibration alone picks vector code (the
+ * sections are then opened for the CRC).
+ */
+static void test_sections(void)
+{
+	inner = levels[num_levels - 1];
+	inner_crc = levels[num_levels - 1];
+	test_sections_with();
+	inner = levels[0];
+	test_sections_with();
 	CHECK(!outside, "%u line loop calls outside a section", outside);
 	CHECK(!hook_inside, "%u line hooks inside a section", hook_inside);
 }
@@ -667,6 +800,7 @@ int main(void)
 	test_blend_lines();
 	test_over_n();
 	test_crc_blocks();
+	test_crc_frames();
 	test_copy_xff();
 	test_frames();
 	test_sections();

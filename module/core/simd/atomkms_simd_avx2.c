@@ -93,6 +93,8 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_ALL_ZERO	atomkms_avx2_all_zero
 #define V_ADD32		_mm256_add_epi32
 #define V_SUB32		_mm256_sub_epi32
+#define V_SRLI32	_mm256_srli_epi32
+#define V_MULLO32	_mm256_mullo_epi32
 #define V_SLLI32	_mm256_slli_epi32
 #define V_MADD16	_mm256_madd_epi16
 #define V_PACKS32	_mm256_packs_epi32

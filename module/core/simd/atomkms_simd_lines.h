@@ -23,8 +23,8 @@
  * vector with 0), V_ALL_OPAQUE(s, a) (every alpha byte of s is 0xff; a:
  * V_SET1_32(0xff000000)) and V_ALL_ZERO(s) (s is all 0),
  * for the
- * CRC's 64-bit lanes V_SET1_64, V_ADD64, V_SRLI64, V_SLLI64 (by 32) and
- * V_MULU32 (the 64-bit products of the low halves), and
+ * CRC's 32-bit lanes V_ADD32, V_SRLI32 (by a constant) and V_MULLO32(a, k)
+ * (the low halves of the 32-bit products, k a V_SET1_32()), and
  * ATOMKMS_SIMD_NAME(x), the symbol prefix.
  */
 
@@ -239,59 +239,65 @@ static void ATOMKMS_SIMD_NAME(over_n)(u32 *d, const u32 *base,
 }
 
 /*
- * The CRC's lane step (include/atomkms_crc.h) on W / 2 lanes at once:
- * h += w; h ^= h >> 32; h *= ATOMKMS_CRC_MUL; h ^= h >> 32, mod 2^64.
- * There is no 64-bit multiply (low half) below AVX-512: with h = hi:lo
- * and m = mh:ml, h m mod 2^64 = lo ml + ((hi ml + lo mh) << 32), three
- * 32x32->64 multiplies; after the first xor, hi is still h >> 32's.
+ * The CRC's lane step (include/atomkms_crc.h) on W lanes at once, a pixel
+ * each: x = (h + (p & ATOMKMS_CRC_MASK)) * ATOMKMS_CRC_MUL;
+ * h = x ^ (x >> 16), mod 2^32.
  */
-static __always_inline V atomkms_v_crc_step(V h, V w)
+static __always_inline V atomkms_v_crc_step(V h, V p)
 {
-	V mul = V_SET1_64(ATOMKMS_CRC_MUL);
-	V mulhi = V_SET1_64(ATOMKMS_CRC_MUL >> 32);
-	V t, c;
+	V x = V_ADD32(h, V_AND(p, V_SET1_32(ATOMKMS_CRC_MASK)));
 
-	h = V_ADD64(h, V_AND(w, V_SET1_64(ATOMKMS_CRC_MASK)));
-	t = V_SRLI64(h, 32);
-	h = V_XOR(h, t);
-	c = V_ADD64(V_MULU32(t, mul), V_MULU32(h, mulhi));
-	h = V_ADD64(V_MULU32(h, mul), V_SLLI64(c, 32));
-	return V_XOR(h, V_SRLI64(h, 32));
+	x = V_MULLO32(x, V_SET1_32(ATOMKMS_CRC_MUL));
+	return V_XOR(x, V_SRLI32(x, 16));
 }
 
 /*
- * atomkms_crc_blocks(): a block of 2 * ATOMKMS_CRC_LANES pixels is
- * ATOMKMS_CRC_LANES words, lane j taking word j: ATOMKMS_CRC_V vectors of
- * W / 2 lanes (2 with AVX2, 4 with SSE2), one variable each so that they
- * stay in registers over the run (an array, GCC kept on the stack).
+ * atomkms_crc_blocks(): a block of ATOMKMS_CRC_LANES pixels, pixel j to
+ * lane j: ATOMKMS_CRC_V vectors of W lanes (4 with AVX2, 8 with SSE2),
+ * one variable each so that they stay in registers over the run (an
+ * array, GCC kept on the stack), their steps independent so that the
+ * multiplies' latencies overlap.
  */
-#define ATOMKMS_CRC_V	(2 * ATOMKMS_CRC_LANES / W)
+#define ATOMKMS_CRC_V	(ATOMKMS_CRC_LANES / W)
 
-static void ATOMKMS_SIMD_NAME(crc_blocks)(u64 *hp, const u32 *px, u32 blocks)
+static void ATOMKMS_SIMD_NAME(crc_blocks)(u32 *hp, const u32 *px, u32 blocks)
 {
-	V h0, h1, h2 = V_ZERO(), h3 = V_ZERO();
+	V h0, h1, h2, h3, h4 = V_ZERO(), h5 = V_ZERO(), h6 = V_ZERO();
+	V h7 = V_ZERO();
 
-	static_assert(ATOMKMS_CRC_V == 2 || ATOMKMS_CRC_V == 4,
-		      "2 or 4 vectors of lanes");
+	static_assert(ATOMKMS_CRC_V == 4 || ATOMKMS_CRC_V == 8,
+		      "4 or 8 vectors of lanes");
 	h0 = V_LOAD(hp);
-	h1 = V_LOAD(hp + W / 2);
-	if (ATOMKMS_CRC_V == 4) {
-		h2 = V_LOAD(hp + W);
-		h3 = V_LOAD(hp + 3 * W / 2);
+	h1 = V_LOAD(hp + W);
+	h2 = V_LOAD(hp + 2 * W);
+	h3 = V_LOAD(hp + 3 * W);
+	if (ATOMKMS_CRC_V == 8) {
+		h4 = V_LOAD(hp + 4 * W);
+		h5 = V_LOAD(hp + 5 * W);
+		h6 = V_LOAD(hp + 6 * W);
+		h7 = V_LOAD(hp + 7 * W);
 	}
-	for (; blocks; blocks--, px += 2 * ATOMKMS_CRC_LANES) {
+	for (; blocks; blocks--, px += ATOMKMS_CRC_LANES) {
 		h0 = atomkms_v_crc_step(h0, V_LOAD(px));
 		h1 = atomkms_v_crc_step(h1, V_LOAD(px + W));
-		if (ATOMKMS_CRC_V == 4) {
-			h2 = atomkms_v_crc_step(h2, V_LOAD(px + 2 * W));
-			h3 = atomkms_v_crc_step(h3, V_LOAD(px + 3 * W));
+		h2 = atomkms_v_crc_step(h2, V_LOAD(px + 2 * W));
+		h3 = atomkms_v_crc_step(h3, V_LOAD(px + 3 * W));
+		if (ATOMKMS_CRC_V == 8) {
+			h4 = atomkms_v_crc_step(h4, V_LOAD(px + 4 * W));
+			h5 = atomkms_v_crc_step(h5, V_LOAD(px + 5 * W));
+			h6 = atomkms_v_crc_step(h6, V_LOAD(px + 6 * W));
+			h7 = atomkms_v_crc_step(h7, V_LOAD(px + 7 * W));
 		}
 	}
 	V_STORE(hp, h0);
-	V_STORE(hp + W / 2, h1);
-	if (ATOMKMS_CRC_V == 4) {
-		V_STORE(hp + W, h2);
-		V_STORE(hp + 3 * W / 2, h3);
+	V_STORE(hp + W, h1);
+	V_STORE(hp + 2 * W, h2);
+	V_STORE(hp + 3 * W, h3);
+	if (ATOMKMS_CRC_V == 8) {
+		V_STORE(hp + 4 * W, h4);
+		V_STORE(hp + 5 * W, h5);
+		V_STORE(hp + 6 * W, h6);
+		V_STORE(hp + 7 * W, h7);
 	}
 }
 

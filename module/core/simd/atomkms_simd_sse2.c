@@ -73,6 +73,8 @@ static __always_inline bool atomkms_sse2_all_zero(V s)
 #define V_MULU32	_mm_mul_epu32
 #define V_ADD32		_mm_add_epi32
 #define V_SUB32		_mm_sub_epi32
+#define V_SRLI32	_mm_srli_epi32
+#define V_MULLO32	atomkms_sse2_mullo32
 #define V_SLLI32	_mm_slli_epi32
 #define V_MADD16	_mm_madd_epi16
 #define V_PACKS32	_mm_packs_epi32
@@ -83,6 +85,23 @@ static __always_inline bool atomkms_sse2_all_zero(V s)
 #define V_SRL32(v, n)	_mm_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define V_SLL32(v, n)	_mm_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define ATOMKMS_SIMD_NAME(x)	atomkms_sse2_##x
+
+/*
+ * The low halves of the 32-bit products @a * @k, which SSE2 lacks
+ * (pmulld is SSE4.1's): the even lanes' and the odd lanes' 64-bit
+ * products (the odd lanes moved down by a pshufd, which copies as it
+ * moves: one instruction fewer than a copy and a shift), their low halves
+ * interleaved back. @k is a V_SET1_32(), so its odd lanes are its even
+ * lanes.
+ */
+static __always_inline V atomkms_sse2_mullo32(V a, V k)
+{
+	V odd = _mm_mul_epu32(_mm_shuffle_epi32(a, 0xf5), k);
+	V even = _mm_mul_epu32(a, k);
+
+	return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, 0x08),
+				  _mm_shuffle_epi32(odd, 0x08));
+}
 
 static __always_inline u32 atomkms_v_load32(const u8 *p)
 {
