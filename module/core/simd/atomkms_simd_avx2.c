@@ -101,6 +101,18 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_WIDEN8(p)	_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
 #define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define V_SLL32(v, n)	_mm256_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_PERMUTE32	_mm256_permutevar8x32_epi32
+#define V_MULLO32	_mm256_mullo_epi32
+#define V_SRLI32	_mm256_srli_epi32
+#define V_SRAI32	_mm256_srai_epi32
+#define V_BLEND_HI16(a, b)	_mm256_blend_epi16(a, b, 0xaa)
+#define V_SHUF8		_mm256_shuffle_epi8
+/* The 16 bytes a0 .. a15 in each 128-bit half, a0 lowest. */
+#define V_SET8X2(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12,	\
+		 a13, a14, a15)						\
+	_mm256_setr_epi8(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,	\
+			 a11, a12, a13, a14, a15, a0, a1, a2, a3, a4, a5,	\
+			 a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 /* The gather instruction, the indices from vector @v. */
