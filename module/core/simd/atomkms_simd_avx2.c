@@ -107,12 +107,13 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_SRAI32	_mm256_srai_epi32
 #define V_BLEND_HI16(a, b)	_mm256_blend_epi16(a, b, 0xaa)
 #define V_SHUF8		_mm256_shuffle_epi8
-/* The 16 bytes a0 .. a15 in each 128-bit half, a0 lowest. */
-#define V_SET8X2(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12,	\
-		 a13, a14, a15)						\
-	_mm256_setr_epi8(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,	\
-			 a11, a12, a13, a14, a15, a0, a1, a2, a3, a4, a5,	\
-			 a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
+/*
+ * In each 128-bit half, bytes b0..3 g0..3 r0..3 a0..3 (four pixels'
+ * channels) to b0 g0 r0 a0 b1 ...: V_SHUF8's control.
+ */
+#define V_BGRA_ORDER()	_mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, \
+	10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7,	\
+	11, 15)
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 /* The gather instruction, the indices from vector @v. */

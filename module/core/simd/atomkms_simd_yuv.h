@@ -114,7 +114,8 @@ static __always_inline V atomkms_v_clamp8(V e, V o)
  * The same in 32-bit lanes, W pixels at a time (AVX2: V_MULLO32, the low
  * 32 bits of a 32 x 32-bit product; V_SRLI32, V_SRAI32; V_BLEND_HI16, the
  * low 16 bits of each lane from a and the high 16 from b; V_SHUF8, a byte
- * shuffle within each 128-bit half). Exact, as follows.
+ * shuffle within each 128-bit half, and V_BGRA_ORDER(), its control that
+ * interleaves four pixels' b, g, r, a bytes). Exact, as follows.
  *
  * Along the line: with D = Y(a1) - Y(a0) (|D| < 2^24) split as
  * D = 256 Dh + Dl (Dh = D >> 8 arithmetic, 0 <= Dl < 256), the sum
@@ -192,9 +193,7 @@ static __always_inline V atomkms_v_chan32(V a, V b, V kh, V kl)
 static void ATOMKMS_SIMD_NAME(yuv_hlerp)(const struct atomkms_yuv_lerp *l,
 					 u32 *out, u32 n)
 {
-	/* Per 128-bit half: bytes b0..3 g0..3 r0..3 a0..3 to b0 g0 r0 a0 ... */
-	const V order = V_SET8X2(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14,
-				 3, 7, 11, 15);
+	const V order = V_BGRA_ORDER();
 	const V flip = V_SET1_32(0x80008000u), alpha = V_SET1_32(255);
 	V par = V_SET1_32(l->cpar);
 	/* In locals: the stores to @out cannot change them. */
