@@ -321,6 +321,17 @@ static void ATOMKMS_SIMD_NAME(yuv_vlerp)(u32 wy, const u8 *r0, const u8 *r1,
 	V wv = V_SET1_32((wy & 1) << 16 | wy >> 1), lo = V_SET1_32(0xffff);
 	u32 i;
 
+	/*
+	 * One line, or weight 0 (NV12's chroma between two luma lines of
+	 * one chroma line, every other output line scaling up 1.5x): a << 16.
+	 */
+	if (r0 == r1 || !wy) {
+		for (i = 0; i + W <= n; i += W)
+			V_STORE(out + i, V_SLLI32(V_WIDEN8(r0 + i), 16));
+		for (; i < n; i++)
+			out[i] = (u32)r0[i] << 16;
+		return;
+	}
 	for (i = 0; i + W <= n; i += W) {
 		V a = V_WIDEN8(r0 + i), d = V_SUB32(V_WIDEN8(r1 + i), a);
 		V pair = V_OR(V_AND(V_ADD32(d, d), lo), V_SLLI32(d, 16));
