@@ -1075,7 +1075,8 @@ static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
  * Scratch: copied byte lines in ctx->tmp0 (luma 2 x tmp_len bytes,
  * chroma 2 x 2 x tmp_len), the interpolated luma in ctx->line (as u32:
  * 2 * width of them), the chroma in ctx->tmp1 (2 * tmp_len u32), after
- * the readers' use of it.
+ * the readers' use of it; the windows (atomkms_yuv_lerp_windows()) in
+ * ctx->win and ctx->woff, kept with the columns.
  */
 static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 			      const struct atomkms_plane_job *job,

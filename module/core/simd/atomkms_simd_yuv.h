@@ -12,7 +12,8 @@
  * (wx' Y(a0) + wx Y(a1) + 2^23) >> 24 (wx' = 65536 - wx), where
  * Y(a) = wy' v(a, b0) + wy v(a, b1) < 2^24 is exact in 32 bits (yuv_vlerp;
  * nearest and 1D have zero weights, and the same result). The sum takes
- * 40 bits: 64-bit lanes, from 32 x 32-bit multiplies. The conversion
+ * 40 bits: SSE2 works in 64-bit lanes, from 32 x 32-bit multiplies; AVX2
+ * in 32-bit lanes, the sum in parts (see V_MULLO32 below). The conversion
  * (atomkms_yuv_to_rgb_line(), then the pack to 8 bits: c >> 8 of
  * clamp16()) is clamp((x + 2^15) >> 24, 0, 255), x the conversion's sum
  * (35 bits, signed); with every constant folded into one offset per
