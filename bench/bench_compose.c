@@ -537,6 +537,8 @@ static int cmp_double(const void *a, const void *b)
 #define MAX_SAMPLES 101
 
 static int min_samples = 9, max_samples = 41;
+/* --scene: the one scene measured (-1: all) */
+static int only_scene = -1;
 static double budget_ms = 1500;
 static bool verbose;
 
@@ -596,6 +598,12 @@ struct row {
 };
 
 static struct row results[2][NUM_SCENES];
+
+/* Scene @id is measured in this run (--scene). */
+static bool measured(int id)
+{
+	return only_scene < 0 || id == only_scene;
+}
 static double memcpy_ms[2];
 static const u32 res_w[2] = { 1920, 3840 }, res_h[2] = { 1080, 2160 };
 
@@ -633,6 +641,8 @@ static void run_res(int r)
 		struct scene s;
 		struct row *row = &results[r][id];
 
+		if (!measured(id))
+			continue;
 		if (verbose)
 			fprintf(stderr, "%ux%u scene %s\n", w, h, scene_id[id]);
 		scene_init(&s, id, w, h, true);
@@ -700,6 +710,8 @@ static void print_levels(void)
 			const struct row *x = &results[r][id];
 			char name[48];
 
+			if (!measured(id))
+				continue;
 			snprintf(name, sizeof(name), "(%s) %s", scene_id[id],
 				 scene_desc[id]);
 			printf("%-36s", name);
@@ -752,6 +764,8 @@ static void print_tables(void)
 			const struct row *x = &results[r][id];
 			char name[48], pix[16], rp[16], rg[16], chk[64];
 
+			if (!measured(id))
+				continue;
 			snprintf(name, sizeof(name), "(%s) %s", scene_id[id],
 				 scene_desc[id]);
 			if (x->has_pix) {
@@ -810,6 +824,8 @@ static void print_targets(const char *label)
 			const struct row *x = &results[r][vs_pixman[t].id];
 			double ours = x->lv_fast[chosen], ratio = ours / x->pix;
 
+			if (!measured(vs_pixman[t].id))
+				continue;
 			printf("%s scene (%s) %ux%u <= %.1fx pixman: ours (%s) %.3f ms, pixman %.3f ms, %.2fx -> %s\n",
 			       label, scene_id[vs_pixman[t].id], res_w[r],
 			       res_h[r], vs_pixman[t].max, lv, ours, x->pix,
@@ -817,7 +833,7 @@ static void print_targets(const char *label)
 			       x->lv_same[chosen] ? "MET" : "NOT MET");
 		}
 	}
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < 2 && measured(SC_C); r++) {
 		const struct row *x = &results[r][SC_C];
 		double ours = x->lv_fast[chosen], ratio = ours / x->pix;
 
@@ -825,7 +841,7 @@ static void print_targets(const char *label)
 		       label, res_w[r], res_h[r], lv, ours, x->pix, ratio,
 		       ratio <= 1.0 && x->lv_same[chosen] ? "MET" : "NOT MET");
 	}
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < 2 && measured(SC_A); r++) {
 		const struct row *a = &results[r][SC_A];
 		double ours = a->lv_fast[chosen], bw = memcpy_ms[r] / ours;
 
@@ -978,8 +994,12 @@ int main(int argc, char **argv)
 			clock_id = CLOCK_MONOTONIC;
 		} else if (!strcmp(argv[i], "--targets") && i + 1 < argc) {
 			targets = argv[++i];
+		} else if (!strcmp(argv[i], "--scene") && i + 1 < argc) {
+			only_scene = scene_lookup(argv[++i]);
+			if (only_scene < 0)
+				return 2;
 		} else {
-			fprintf(stderr, "usage: %s [-q] [-v] [--wall] [--targets LABEL] | --count SCENE W H K [general] [crc]\n",
+			fprintf(stderr, "usage: %s [-q] [-v] [--wall] [--targets LABEL] [--scene SCENE] | --count SCENE W H K [general] [crc]\n",
 				argv[0]);
 			return 2;
 		}

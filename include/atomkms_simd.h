@@ -39,6 +39,16 @@
  * @idx0: per output pixel, the left source column (from lo)
  * @idx1: per output pixel, the right source column
  * @wx: per output pixel, the weight of @idx1 in 1/65536
+ * @ny: words of @y yuv_vlerp wrote (the vector loops read none past them)
+ * @nc: words of @cb, and of @cr, yuv_vlerp wrote (the fewer of the two)
+ * @win: per group of %ATOMKMS_YUV_WIN output pixels from 0, two words:
+ *       the first pixel's left column and its chroma group's index, where
+ *       the group's columns and chroma all lie in the %ATOMKMS_YUV_WIN
+ *       words of @y, @cb and @cr from there on (within @ny and @nc), else
+ *       ~0 (atomkms_yuv_lerp_windows())
+ * @woff: per output pixel of a group that fits, the offsets of its
+ *        columns and chroma groups in those windows, a byte each: left
+ *        column, right, left chroma, right chroma (low byte first)
  * @cpar: added to a column before the shift: lo's chroma phase
  * @cshift: 1 when the chroma is one group per two columns (NV12, YUYV:
  *          lo & 1 in @cpar), 0 when one per column
@@ -61,6 +71,10 @@ struct atomkms_yuv_lerp {
 	const u32 *idx0;
 	const u32 *idx1;
 	const u32 *wx;
+	u32 ny;
+	u32 nc;
+	const u32 *win;
+	const u32 *woff;
 	u32 cpar;
 	u32 cshift;
 	u32 cstep;
@@ -73,6 +87,15 @@ struct atomkms_yuv_lerp {
 	u64 kg;
 	u64 kb;
 };
+
+/*
+ * The output pixels of one window (&struct atomkms_yuv_lerp's @win): the
+ * vector width of the AVX2 loops, in 32-bit lanes.
+ */
+#define ATOMKMS_YUV_WIN		8
+
+void atomkms_yuv_lerp_windows(const struct atomkms_yuv_lerp *l, u32 n,
+			      u32 *win, u32 *woff);
 
 /*
  * Added to each output channel's sum, in units of 2^24, so that it is

@@ -75,6 +75,8 @@ struct atomkms_line_ctx {
 	u32 *idx0;
 	u32 *idx1;
 	u32 *wx;
+	u32 *win;
+	u32 *woff;
 	u8 *out8;
 	u32 *acc32;
 	u32 *tmp32;
@@ -127,7 +129,9 @@ size_t atomkms_compose_scratch_size(u32 width)
 	       2 * tmp * sizeof(struct atomkms_px) +
 	       3 * w * sizeof(u32) + 4 * w +
 	       2 * tmp * sizeof(u32) +
-	       ATOMKMS_STRIPS * ATOMKMS_STRIP_LINES * w * sizeof(u32);
+	       ATOMKMS_STRIPS * ATOMKMS_STRIP_LINES * w * sizeof(u32) +
+	       atomkms_align8((w + 2 * (w / ATOMKMS_YUV_WIN + 1)) *
+			      sizeof(u32));
 }
 
 /**
@@ -172,6 +176,10 @@ static void atomkms_line_ctx_init(struct atomkms_line_ctx *ctx,
 	ctx->width = s->width;
 	ctx->strips = s->strips;
 	ctx->span_cache = &s->span_cache;
+	/* After the strips: the YCbCr path's windows. */
+	ctx->woff = ctx->tmp32 + s->tmp_len +
+		    (size_t)ATOMKMS_STRIPS * ATOMKMS_STRIP_LINES * w;
+	ctx->win = ctx->woff + w;
 	s->span_cache.job = NULL;
 	/* A new frame: what the strips held may have changed since. */
 	for (i = 0; i < ATOMKMS_STRIPS; i++)
@@ -963,6 +971,47 @@ static void atomkms_yuv_lerp_init(struct atomkms_yuv_lerp *l,
 	l->kb = (u64)(k - (s64)c->cbu * c->c_off);
 }
 
+/**
+ * atomkms_yuv_lerp_windows - where the YCbCr line's pixels fit windows
+ * @l: the line's columns, chroma layout and sample counts (all but @win,
+ *     @woff)
+ * @n: output pixels
+ * @win: 2 words per group of %ATOMKMS_YUV_WIN pixels (@n / 8 + 1 groups)
+ * @woff: a word per pixel
+ *
+ * Fills @win and @woff as &struct atomkms_yuv_lerp describes them: the
+ * vector loops then load a group's samples as one window of each channel
+ * and pick them by lane (scaling up by about 8/7 or more, or unscaled),
+ * instead of gathering them a sample at a time. Computed once per source
+ * span: the columns of a plane's lines are kept from one line to the
+ * next, and these with them.
+ */
+void atomkms_yuv_lerp_windows(const struct atomkms_yuv_lerp *l, u32 n,
+			      u32 *win, u32 *woff)
+{
+	const u32 w = ATOMKMS_YUV_WIN;
+	u32 g, i;
+
+	for (g = 0; g * w < n; g++) {
+		u32 a = l->idx0[g * w];
+		u32 c = ((a + l->cpar) >> l->cshift) << l->cstep;
+		bool fit = g * w + w <= n && a + w <= l->ny && c + w <= l->nc;
+
+		for (i = g * w; fit && i < g * w + w; i++) {
+			u32 o0 = l->idx0[i] - a, o1 = l->idx1[i] - a;
+			u32 p0 = (((l->idx0[i] + l->cpar) >> l->cshift) <<
+				  l->cstep) - c;
+			u32 p1 = (((l->idx1[i] + l->cpar) >> l->cshift) <<
+				  l->cstep) - c;
+
+			fit = (o0 | o1 | p0 | p1) < w;
+			woff[i] = o0 | o1 << 8 | p0 << 16 | p1 << 24;
+		}
+		win[2 * g] = fit ? a : ~0u;
+		win[2 * g + 1] = c;
+	}
+}
+
 /*
  * Source columns [@lo, @lo + @n) of framebuffer line @b of an unrotated
  * 8-bit YCbCr plane, for atomkms_line_yuv8(): luma into *@y, chroma
@@ -1026,7 +1075,8 @@ static u32 atomkms_yuv_row(const struct atomkms_line_ctx *ctx,
  * Scratch: copied byte lines in ctx->tmp0 (luma 2 x tmp_len bytes,
  * chroma 2 x 2 x tmp_len), the interpolated luma in ctx->line (as u32:
  * 2 * width of them), the chroma in ctx->tmp1 (2 * tmp_len u32), after
- * the readers' use of it.
+ * the readers' use of it; the windows (atomkms_yuv_lerp_windows()) in
+ * ctx->win and ctx->woff, kept with the columns.
  */
 static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 			      const struct atomkms_plane_job *job,
@@ -1055,8 +1105,16 @@ static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 	struct atomkms_yuv_lerp l = {
 		.y = (u32 *)ctx->line, .cb = c + ob, .cr = c + orr,
 		.idx0 = ctx->idx0, .idx1 = ctx->idx1, .wx = ctx->wx,
+		.win = ctx->win, .woff = ctx->woff,
 		.cshift = nv || yuyv, .cstep = yuyv ? 2 : 1,
 	};
+	/*
+	 * Opaque pixels at full plane alpha: blend32() of them, no blend or
+	 * OVER, would copy them, so they go onto the line at once.
+	 */
+	bool direct = job->alpha >> 8 == 255 &&
+		      (job->op == ATOMKMS_BLEND_PIXEL_NONE ||
+		       job->op == ATOMKMS_BLEND_PREMULTI);
 	u64 q = job->q0;
 	s32 b0, b1;
 
@@ -1073,8 +1131,9 @@ static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 		const u8 *y0, *y1, *c0, *c1;
 		s32 lo, hi;
 		u32 k, nc;
+		bool kept = cache->job == job;
 
-		if (cache->job == job) {
+		if (kept) {
 			/* This plane's previous line: one chunk, kept. */
 			k = n;
 			lo = cache->lo;
@@ -1106,11 +1165,19 @@ static void atomkms_line_yuv8(const struct atomkms_line_ctx *ctx,
 		else
 			y1 = y0, c1 = c0;	/* not read: wy 0 */
 		l.cpar = nv || yuyv ? lo & 1 : 0;
+		l.ny = hi - lo + 1;
+		l.nc = nc - (ob > orr ? ob : orr);
+		if (!kept)
+			atomkms_yuv_lerp_windows(&l, k, ctx->win, ctx->woff);
 		simd->yuv_vlerp(wy, y0, y1, (u32 *)l.y, hi - lo + 1);
 		simd->yuv_vlerp(wy, c0, c1, c, nc);
-		simd->yuv_hlerp(&l, ctx->tmp32, k);
-		simd->blend32(job->op, job->alpha >> 8, ctx->tmp32,
-			      ctx->acc32 + job->x1 + done, k);
+		if (direct) {
+			simd->yuv_hlerp(&l, ctx->acc32 + job->x1 + done, k);
+		} else {
+			simd->yuv_hlerp(&l, ctx->tmp32, k);
+			simd->blend32(job->op, job->alpha >> 8, ctx->tmp32,
+				      ctx->acc32 + job->x1 + done, k);
+		}
 		done += k;
 	}
 }

@@ -99,6 +99,11 @@ static void test_vlerp(void)
 				}
 				/* Nothing past the n words. */
 				bad += out[off + n] != 0xa5a5a5a5u;
+				/* Both lines the same (NV12's chroma, often). */
+				levels[l]->yuv_vlerp(wy, r1 + off, r1 + off, out, n);
+				for (i = 0; i < n; i++)
+					bad += out[i] != ref_vlerp(wy, r1[off + i],
+								   r1[off + i]);
 			}
 		}
 	}
@@ -124,10 +129,49 @@ static void lerp_consts(struct atomkms_yuv_lerp *lp, const struct atomkms_csc *c
 }
 
 /*
+ * Output columns: random steps of 0, 1 or 2 columns (pattern 0), or as a
+ * plane scaled by a factor (16.16 source step per output pixel) from a
+ * fractional start, as atomkms_span_chunk() computes them: up 3x, 1.5x
+ * (scene (c)'s 720p to 1080p), 8/7 (a window's edge: 8 pixels span 8
+ * columns), 1:1 off by half a column, down 1.25x. The vector loops load
+ * a group of pixels as one window where all its columns fit
+ * (atomkms_yuv_lerp_windows()), else gather them.
+ */
+static void pick_columns(u32 pat, u32 n, u32 *idx0, u32 *idx1, u32 *wx)
+{
+	static const u32 step[] = { 0, 0x5555, 0xaaab, 0xe000, 0x10000,
+				    0x14000 };
+	u64 p = 0x8000 + test_rand_below(&rng, 0x30000);
+	u32 c = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!pat) {
+			u32 same = test_rand_below(&rng, 4) == 0;
+
+			idx0[i] = c;
+			idx1[i] = c + !same;
+			wx[i] = same ? 0 : pick_wy();
+			c += test_rand_below(&rng, 3);
+			if (c > SPAN - 3)
+				c = SPAN - 3;
+			continue;
+		}
+		idx0[i] = (p - 0x8000) >> 16;
+		idx1[i] = idx0[i] + 1;
+		wx[i] = (p - 0x8000) & 0xffff;
+		p += step[pat];
+		if (idx1[i] > SPAN - 3)
+			idx0[i] = idx1[i] = SPAN - 3;
+	}
+}
+
+/*
  * yuv_hlerp on random columns: the luma and chroma of two source lines
  * (chroma a pair per column, or per two columns from an odd or even
  * phase, Cb first or Cr first), against ref_lerp2() of the bytes and
- * atomkms_yuv_to_rgb_line().
+ * atomkms_yuv_to_rgb_line(). The samples yuv_hlerp may read are in
+ * buffers of exactly their size (@ny, @nc), so that a sanitizer build
+ * sees a window read past them.
  */
 static void test_hlerp(void)
 {
@@ -135,13 +179,16 @@ static void test_hlerp(void)
 				   ATOMKMS_YCBCR_BT2020 };
 	u8 s[6][SPAN];	/* y0, y1 per column; cb0, cb1, cr0, cr1 per pair */
 	u32 yv[SPAN], cv[4 * SPAN], idx0[SPAN], idx1[SPAN], wx[SPAN];
+	u32 win[2 * (SPAN / ATOMKMS_YUV_WIN + 1)], woff[SPAN];
 	u32 out[SPAN + 1];
-	u32 l, e, range, mode, n, i, bad = 0, runs = 0;
+	u32 l, e, range, mode, pat, n, i, bad = 0, runs = 0;
+	u32 groups[2] = { 0, 0 };	/* gathered, windows */
 
 	for (e = 0; e < ARRAY_SIZE(enc); e++) {
 		for (range = 0; range < 2; range++) {
 			for (mode = 0; mode < 10; mode++) {
 				for (n = 1; n <= 530; n += n < 70 ? 1 : 230) {
+				for (pat = 0; pat < 6; pat++) {
 					struct atomkms_csc csc;
 					/*
 					 * modes 0-5: pairs (Cb, Cr) or (Cr, Cb), per column
@@ -150,12 +197,14 @@ static void test_hlerp(void)
 					 */
 					u32 quad = mode >= 6, swap = mode & 1;
 					u32 ob = quad ? !swap : swap, orr = quad ? ob + 2 : !swap;
-					u32 wy = pick_wy(), c = 0, g;
+					u32 wy = pick_wy(), g, ny = 0, nc;
+					u32 oc = ob > orr ? ob : orr;
+					u32 *ybuf, *cbuf;
 					struct atomkms_yuv_lerp lp = {
-						.y = yv, .cb = cv + ob, .cr = cv + orr,
 						.idx0 = idx0, .idx1 = idx1, .wx = wx,
 						.cshift = mode >= 2, .cpar = quad ? mode >= 8 : mode >= 4,
 						.cstep = quad ? 2 : 1,
+						.win = win, .woff = woff,
 					};
 
 					atomkms_csc_init(&csc, enc[e], range, 8);
@@ -172,17 +221,23 @@ static void test_hlerp(void)
 						if (quad)	/* the luma bytes between */
 							cv[g + (ob ? 0 : 1)] = cv[g + (ob ? 2 : 3)] = 0;
 					}
-					/* Columns advancing by 0, 1 or 2, pairs (c, c) or (c, c + 1). */
-					for (i = 0; i < n; i++) {
-						u32 same = test_rand_below(&rng, 4) == 0;
-
-						idx0[i] = c;
-						idx1[i] = c + !same;
-						wx[i] = same ? 0 : pick_wy();
-						c += test_rand_below(&rng, 3);
-						if (c > SPAN - 3)
-							c = SPAN - 3;
-					}
+					pick_columns(pat, n, idx0, idx1, wx);
+					/* The samples read: up to the last pixel's columns. */
+					for (i = 0; i < n; i++)
+						ny = idx1[i] + 1 > ny ? idx1[i] + 1 : ny;
+					nc = (((ny - 1 + lp.cpar) >> lp.cshift) << lp.cstep) + oc + 1;
+					ybuf = malloc(ny * sizeof(u32));
+					cbuf = malloc(nc * sizeof(u32));
+					memcpy(ybuf, yv, ny * sizeof(u32));
+					memcpy(cbuf, cv, nc * sizeof(u32));
+					lp.y = ybuf;
+					lp.cb = cbuf + ob;
+					lp.cr = cbuf + orr;
+					lp.ny = ny;
+					lp.nc = nc - oc;
+					atomkms_yuv_lerp_windows(&lp, n, win, woff);
+					for (i = 0; i + ATOMKMS_YUV_WIN <= n; i += ATOMKMS_YUV_WIN)
+						groups[win[2 * (i / ATOMKMS_YUV_WIN)] != ~0u]++;
 					for (l = 0; l < num_levels; l++) {
 						out[n] = 0x5a5a5a5a;
 						levels[l]->yuv_hlerp(&lp, out, n);
@@ -206,17 +261,23 @@ static void test_hlerp(void)
 							if (out[i] == want)
 								continue;
 							if (!bad++)
-								printf("%s: hlerp enc %u range %u mode %u n %u: [%u] %08x, want %08x\n",
-								       levels[l]->name, enc[e], range, mode,
+								printf("%s: hlerp enc %u range %u mode %u pattern %u n %u: [%u] %08x, want %08x\n",
+								       levels[l]->name, enc[e], range, mode, pat,
 								       n, i, out[i], want);
 						}
 					}
+					free(ybuf);
+					free(cbuf);
+				}
 				}
 			}
 		}
 	}
 	CHECK(!bad, "%u hlerp pixels differ from the general path's arithmetic", bad);
-	printf("hlerp: %u runs\n", runs);
+	CHECK(groups[0] && groups[1], "windows: %u groups gathered, %u loaded as windows: want both",
+	      groups[0], groups[1]);
+	printf("hlerp: %u runs, groups of %u pixels: %u gathered, %u windows\n",
+	       runs, ATOMKMS_YUV_WIN, groups[0], groups[1]);
 }
 
 /* Every frame's loops, watched: a level's, with section hooks. */

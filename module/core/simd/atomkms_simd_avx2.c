@@ -103,6 +103,19 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_WIDEN8(p)	_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p)))
 #define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define V_SLL32(v, n)	_mm256_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
+#define V_PERMUTE32	_mm256_permutevar8x32_epi32
+#define V_MULLO32	_mm256_mullo_epi32
+#define V_SRLI32	_mm256_srli_epi32
+#define V_SRAI32	_mm256_srai_epi32
+#define V_BLEND_HI16(a, b)	_mm256_blend_epi16(a, b, 0xaa)
+#define V_SHUF8		_mm256_shuffle_epi8
+/*
+ * In each 128-bit half, bytes b0..3 g0..3 r0..3 a0..3 (four pixels'
+ * channels) to b0 g0 r0 a0 b1 ...: V_SHUF8's control.
+ */
+#define V_BGRA_ORDER()	_mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, \
+	10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7,	\
+	11, 15)
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 /* The gather instruction, the indices from vector @v. */
