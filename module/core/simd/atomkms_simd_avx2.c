@@ -104,8 +104,6 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_SRL32(v, n)	_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define V_SLL32(v, n)	_mm256_sll_epi32(v, _mm_cvtsi32_si128((int)(n)))
 #define V_PERMUTE32	_mm256_permutevar8x32_epi32
-#define V_MULLO32	_mm256_mullo_epi32
-#define V_SRLI32	_mm256_srli_epi32
 #define V_SRAI32	_mm256_srai_epi32
 #define V_BLEND_HI16(a, b)	_mm256_blend_epi16(a, b, 0xaa)
 #define V_SHUF8		_mm256_shuffle_epi8
@@ -116,6 +114,8 @@ static __always_inline bool atomkms_avx2_all_zero(V s)
 #define V_BGRA_ORDER()	_mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, \
 	10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7,	\
 	11, 15)
+/* The YCbCr line in 32-bit lanes, from windows (atomkms_simd_yuv.h). */
+#define ATOMKMS_SIMD_YUV32
 #define ATOMKMS_SIMD_NAME(x)	atomkms_avx2_##x
 
 /* The gather instruction, the indices from vector @v. */

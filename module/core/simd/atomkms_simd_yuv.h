@@ -110,9 +110,10 @@ static __always_inline V atomkms_v_clamp8(V e, V o)
 	return V_LO16(V_LO8(x, z), z);
 }
 
-#ifdef V_MULLO32
+#ifdef ATOMKMS_SIMD_YUV32
 /*
- * The same in 32-bit lanes, W pixels at a time (AVX2: V_MULLO32, the low
+ * The same in 32-bit lanes, W pixels at a time, where the includer
+ * defines ATOMKMS_SIMD_YUV32 (AVX2: V_MULLO32, the low
  * 32 bits of a 32 x 32-bit product; V_SRLI32, V_SRAI32; V_BLEND_HI16, the
  * low 16 bits of each lane from a and the high 16 from b; V_SHUF8, a byte
  * shuffle within each 128-bit half, and V_BGRA_ORDER(), its control that
