@@ -17,6 +17,7 @@
 #include "check.h"
 #include "ref_compose.h"
 #include "atomkms_simd.h"
+#include "simd_watch.h"
 
 static const struct atomkms_simd_ops *levels[3];
 static u32 num_levels;
@@ -519,64 +520,11 @@ static void test_frames(void)
 }
 
 /*
- * The vector sections, watched through a wrapped table: @inner's line
- * loops with @inner_crc's crc_blocks (the module's table may mix levels).
+ * The vector sections, watched through a wrapped table (simd_watch.h):
+ * @inner's line loops with @inner_crc's crc_blocks (the module's table
+ * may mix levels).
  */
-static const struct atomkms_simd_ops *inner, *inner_crc;
-static bool in_section;
-static u32 section_lines, max_section_lines, sections, outside, hook_inside;
-static u32 nested;
-
-static void watch_begin(void)
-{
-	nested += in_section;
-	in_section = true;
-	section_lines = 0;
-	sections++;
-}
-
-static void watch_end(void)
-{
-	nested += !in_section;
-	in_section = false;
-	if (section_lines > max_section_lines)
-		max_section_lines = section_lines;
-}
-
-static void watch_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
-{
-	outside += !in_section;
-	inner->blend32(op, pa, s, d, n);
-}
-
-static u32 watch_fused, watch_crc;
-
-static void watch_over_n(u32 *d, const u32 *base, const u32 *const *s,
-			 u32 ns, u32 n)
-{
-	outside += !in_section;
-	watch_fused++;
-	inner->over_n(d, base, s, ns, n);
-}
-
-static void watch_crc_blocks(u32 *h, const u32 *px, u32 blocks)
-{
-	outside += !in_section;
-	watch_crc++;
-	inner_crc->crc_blocks(h, px, blocks);
-}
-
-static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
-{
-	outside += !in_section;
-	inner->copy_xff(d, s, n);
-}
-
-static void watch_stream_xff(u32 *d, const u32 *s, u32 n)
-{
-	outside += !in_section;
-	inner->stream_xff(d, s, n);
-}
+static u32 hook_inside;
 
 static void watch_sink(void *ctx, u32 y,
 		       const struct atomkms_px *line,
@@ -595,16 +543,6 @@ static void watch_hook(void *ctx, u32 y)
 /* Frames of 3 planes through the watched @inner and @inner_crc. */
 static void test_sections_with(void)
 {
-	static const struct atomkms_simd_ops watch = {
-		.name = "watch",
-		.blend32 = watch_blend32,
-		.over_n = watch_over_n,
-		.crc_blocks = watch_crc_blocks,
-		.copy_xff = watch_copy_xff,
-		.stream_xff = watch_stream_xff,
-		.begin = watch_begin,
-		.end = watch_end,
-	};
 	/* 4096x520: past ATOMKMS_SIMD_STREAM_BYTES, the writeback streams. */
 	static const u32 widths[] = { 64, 1920, 3840, 16384, 4096 };
 	u32 wi, hook;
@@ -644,7 +582,7 @@ static void test_sections_with(void)
 			f.num_planes = 3;
 			f.planes = fp;
 			f.wb = &wb[0];
-			f.simd = &watch;
+			f.simd = &simd_watch;
 			f.line_sink = watch_sink;
 			f.line_hook = hook ? watch_hook : NULL;
 			f.crc = &crc[0];

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "ref_compose.h"
 #include "atomkms_simd.h"
+#include "simd_watch.h"
 
 static const struct atomkms_simd_ops *levels[3];
 static u32 num_levels;
@@ -280,63 +281,7 @@ static void test_hlerp(void)
 	       runs, ATOMKMS_YUV_WIN, groups[0], groups[1]);
 }
 
-/* Every frame's loops, watched: a level's, with section hooks. */
-static const struct atomkms_simd_ops *inner;
-static bool in_section;
-static u32 outside, hlerps, vlerps;
-
-static void watch_begin(void)
-{
-	in_section = true;
-}
-
-static void watch_end(void)
-{
-	in_section = false;
-}
-
-static void watch_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
-{
-	outside += !in_section;
-	inner->blend32(op, pa, s, d, n);
-}
-
-static void watch_copy_xff(u32 *d, const u32 *s, u32 n)
-{
-	outside += !in_section;
-	inner->copy_xff(d, s, n);
-}
-
-static void watch_stream_xff(u32 *d, const u32 *s, u32 n)
-{
-	outside += !in_section;
-	inner->stream_xff(d, s, n);
-}
-
-static void watch_vlerp(u32 wy, const u8 *r0, const u8 *r1, u32 *out, u32 n)
-{
-	outside += !in_section;
-	vlerps++;
-	inner->yuv_vlerp(wy, r0, r1, out, n);
-}
-
-static void watch_hlerp(const struct atomkms_yuv_lerp *l, u32 *out, u32 n)
-{
-	outside += !in_section;
-	hlerps++;
-	inner->yuv_hlerp(l, out, n);
-}
-
-static const struct atomkms_simd_ops watch = {
-	.name = "watch",
-	.blend32 = watch_blend32,
-	.copy_xff = watch_copy_xff,
-	.stream_xff = watch_stream_xff,
-	.yuv_vlerp = watch_vlerp,
-	.yuv_hlerp = watch_hlerp,
-	.begin = watch_begin,
-	.end = watch_end,
-};
+/* Every frame's loops are watched (simd_watch.h): a level's, in sections. */
 
 /* A source or destination geometry of the frames below. */
 struct geo {
@@ -415,7 +360,7 @@ static void frame_one(const struct atomkms_format *fmt, const struct geo *ge,
 		       fmt->name, g, filter);
 	for (l = 0; l < num_levels; l++) {
 		inner = levels[l];
-		core_compose_simd = &watch;
+		core_compose_simd = &simd_watch;
 		hlerps = 0;
 		memset(img, 0, np * sizeof(*img));
 		core_compose(&sc, img, &crc, NULL);
@@ -509,7 +454,7 @@ static void test_stack(void)
 		core_compose_general = false;
 		for (l = 0; l < num_levels; l++) {
 			inner = levels[l];
-			core_compose_simd = &watch;
+			core_compose_simd = &simd_watch;
 			hlerps = 0;
 			core_compose(&sc, img, &crc, NULL);
 			bad_stack += !hlerps || crc != crc_gen ||
