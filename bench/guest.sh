@@ -90,10 +90,10 @@ END {
 	ak = g("atomkms-b-1080", "compose_mean_us") + 0
 	print "\nTargets"
 	if (vk > 0 && ak > 0)
-		printf "  atomkms composes scene (b) 1080p in <= 1/5 of vkms time: atomkms %.3f ms, vkms %.3f ms, ratio %.3f -> %s\n",
-			ak / 1000, vk / 1000, ak / vk, ak / vk <= 0.2 ? "MET" : "NOT MET"
+		printf "  atomkms composes scene (b) 1080p in <= 0.05 of vkms time (issue 17): atomkms %.3f ms, vkms %.3f ms, ratio %.3f -> %s\n",
+			ak / 1000, vk / 1000, ak / vk, ak / vk <= 0.05 ? "MET" : "NOT MET"
 	else
-		print "  atomkms composes scene (b) 1080p in <= 1/5 of vkms time: no measurement"
+		print "  atomkms composes scene (b) 1080p in <= 0.05 of vkms time (issue 17): no measurement -> NOT MET"
 	printf "  CRC frames per vblank, scene (b) 1080p: vkms %s, atomkms %s\n",
 		g("vkms-b-1080", "crc_per_vblank"), g("atomkms-b-1080", "crc_per_vblank")
 	vp = g("vkms-paint", "paint_column_ms") + 0
