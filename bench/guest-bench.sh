@@ -121,8 +121,8 @@ rmmod vkmsref || fail=1
 
 echo "== atomkms"
 load /host/atomkms.ko || exit 1
-run atomkms-b-1080 atomkms atomkms_compose_worker b 1920x1080
-run atomkms-a-2160 atomkms atomkms_compose_worker a 3840x2160
+run atomkms-b-1080 atomkms atomkms_scanout_worker b 1920x1080
+run atomkms-a-2160 atomkms atomkms_scanout_worker a 3840x2160
 $PAINT atomkms-paint 1920 1080 || fail=1
 echo 1 > /sys/module/atomkms/parameters/fault_pages
 $PAINT atomkms-paint-1 1920 1080 || fail=1
