@@ -202,7 +202,8 @@ static bool same(const struct tall *t, const struct result *a,
 	    memcmp(a->img, b->img, n * sizeof(*a->img)))
 		return false;
 	for (p = 0; p < 3; p++)
-		if (memcmp(a->wb.mem[p], b->wb.mem[p], a->wb.size[p]))
+		if (a->wb.size[p] &&
+		    memcmp(a->wb.mem[p], b->wb.mem[p], a->wb.size[p]))
 			return false;
 	return true;
 }
