@@ -994,15 +994,13 @@ void atomkms_yuv_lerp_windows(const struct atomkms_yuv_lerp *l, u32 n,
 
 	for (g = 0; g * w < n; g++) {
 		u32 a = l->idx0[g * w];
-		u32 c = ((a + l->cpar) >> l->cshift) << l->cstep;
+		u32 c = atomkms_yuv_cgroup(l, a);
 		bool fit = g * w + w <= n && a + w <= l->ny && c + w <= l->nc;
 
 		for (i = g * w; fit && i < g * w + w; i++) {
 			u32 o0 = l->idx0[i] - a, o1 = l->idx1[i] - a;
-			u32 p0 = (((l->idx0[i] + l->cpar) >> l->cshift) <<
-				  l->cstep) - c;
-			u32 p1 = (((l->idx1[i] + l->cpar) >> l->cshift) <<
-				  l->cstep) - c;
+			u32 p0 = atomkms_yuv_cgroup(l, l->idx0[i]) - c;
+			u32 p1 = atomkms_yuv_cgroup(l, l->idx1[i]) - c;
 
 			fit = (o0 | o1 | p0 | p1) < w;
 			woff[i] = o0 | o1 << 8 | p0 << 16 | p1 << 24;
@@ -1450,6 +1448,16 @@ static void atomkms_line_clear(struct atomkms_line_ctx *ctx, s32 w)
 		ctx->acc[k] = (struct atomkms_px){ 0xffff, 0, 0, 0 };
 }
 
+/* A 32-bit plane's framebuffer line @y as words, or NULL if unaligned. */
+static const u32 *atomkms_line32_words(const struct atomkms_plane_job *job,
+				       const struct atomkms_plane_src *src,
+				       s32 y)
+{
+	const u8 *p = atomkms_unrotated_src(job, src, y, 4);
+
+	return (unsigned long)p & 3 ? NULL : (const u32 *)p;
+}
+
 /*
  * A plane whose line (@y) over_n() can take as an overlay: premultiplied
  * ARGB8888 at plane alpha 255, across the whole frame line, unscaled,
@@ -1461,16 +1469,13 @@ atomkms_line32_overlay(const struct atomkms_frame *f,
 		       const struct atomkms_fast_path *path,
 		       const struct atomkms_plane_src *src, s32 y)
 {
-	const u8 *p;
-
 	if (path->fn != atomkms_line32_8888 || !path->in_place ||
 	    job->fmt->fourcc != ATOMKMS_FMT_ARGB8888 ||
 	    job->op != ATOMKMS_BLEND_PREMULTI ||
 	    !(job->flags & ATOMKMS_JOB_FULL_ALPHA) || job->x1 ||
 	    job->x2 != (s32)f->width)
 		return NULL;
-	p = atomkms_unrotated_src(job, src, y, 4);
-	return (unsigned long)p & 3 ? NULL : (const u32 *)p;
+	return atomkms_line32_words(job, src, y);
 }
 
 /*
@@ -1499,15 +1504,9 @@ static s32 atomkms_line32_fused(const struct atomkms_frame *f,
 
 	if (first && paths[k]->in_place &&
 	    atomkms_covers(jobs[k], y, 0, f->width)) {
-		base = NULL;
-		if (paths[k]->fn == atomkms_line32_8888) {
-			const u8 *p = atomkms_unrotated_src(jobs[k],
-							    &f->planes[k].src,
-							    y, 4);
-
-			if (!((unsigned long)p & 3))
-				base = (const u32 *)p;
-		}
+		base = paths[k]->fn == atomkms_line32_8888 ?
+		       atomkms_line32_words(jobs[k], &f->planes[k].src, y) :
+		       NULL;
 		if (!base)
 			return k;
 		m = k + 1;
@@ -1547,16 +1546,13 @@ static void atomkms_line_blend(const struct atomkms_frame *frame,
 
 		if (!job || y < job->y1 || y >= job->y2)
 			continue;
-		if (ctx->mode32 && ctx->simd->over_n) {
-			m = atomkms_line32_fused(frame, ctx, jobs, paths, k, y,
-						 first);
-			first = false;
-			if (m > k) {
-				k = m - 1;
-				continue;
-			}
-		}
+		m = ctx->mode32 ? atomkms_line32_fused(frame, ctx, jobs, paths,
+						       k, y, first) : k;
 		first = false;
+		if (m > k) {
+			k = m - 1;
+			continue;
+		}
 		if (cull) {
 			for (m = k + 1; m < n; m++)
 				if (atomkms_covers(jobs[m], y, job->x1, job->x2))

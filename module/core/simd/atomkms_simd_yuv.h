@@ -40,13 +40,19 @@ static __always_inline u32 atomkms_yuv_clamp8(u64 t)
 	return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
+/* The index in @l->cb of source column @col's chroma group. */
+static __always_inline u32 atomkms_yuv_cgroup(const struct atomkms_yuv_lerp *l,
+					      u32 col)
+{
+	return ((col + l->cpar) >> l->cshift) << l->cstep;
+}
+
 /* Output pixel @i of @l, as a 0xffRRGGBB word. */
 static __always_inline u32 atomkms_yuv_px(const struct atomkms_yuv_lerp *l,
 					  u32 i)
 {
 	u32 i0 = l->idx0[i], i1 = l->idx1[i], w = l->wx[i];
-	u32 c0 = ((i0 + l->cpar) >> l->cshift) << l->cstep;
-	u32 c1 = ((i1 + l->cpar) >> l->cshift) << l->cstep;
+	u32 c0 = atomkms_yuv_cgroup(l, i0), c1 = atomkms_yuv_cgroup(l, i1);
 	u64 y = atomkms_yuv_hlerp1(w, l->y[i0], l->y[i1]);
 	u64 u = atomkms_yuv_hlerp1(w, l->cb[c0], l->cb[c1]);
 	u64 v = atomkms_yuv_hlerp1(w, l->cr[c0], l->cr[c1]);
