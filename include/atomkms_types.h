@@ -15,6 +15,7 @@
 #include <linux/bits.h>
 #include <linux/array_size.h>
 #include <linux/sprintf.h>
+#include <linux/compiler.h>
 #else
 #include <assert.h>
 #include <stdbool.h>
@@ -37,6 +38,7 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 }
 
 #define BIT(nr)		(1UL << (nr))
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 #endif
 
