@@ -40,18 +40,10 @@ if ! make -s module > "$out/module.log" 2>&1; then
 	echo "bench: WARNING: measuring the existing atomkms.ko of $(date -r atomkms.ko '+%F %T')"
 fi
 
-rc=0
-if [ "${BENCH_GUEST_BANDS:-1}" != only ]; then
-echo "bench: booting the guest (TCG thread=single; about 2 minutes)"
-bench/run-guest-single.sh --no-module --name bench-guest --timeout 600 \
-	-- sh bench/guest-bench.sh || rc=$?
-if [ $rc != 0 ]; then
-	echo "bench: guest run failed (rc $rc); see build/guest/bench-guest/" >&2
-	grep -v '^RESULT' "$log" 2>/dev/null | tail -n 20 >&2 || true
-fi
-[ -f "$log" ] || exit 1
-
-grep '^RESULT' "$log" | awk '
+# Both tables' parser of the "RESULT label key=value..." lines: v[label,
+# key], the labels in order[0..n) as they first appear, g() to read one.
+# shellcheck disable=SC2016
+results_awk='
 {
 	l = $2
 	if (!(l in seen)) {
@@ -63,6 +55,20 @@ grep '^RESULT' "$log" | awk '
 			v[l, kv[1]] = kv[2]
 }
 function g(l, k) { return (l, k) in v ? v[l, k] : "" }
+'
+
+rc=0
+if [ "${BENCH_GUEST_BANDS:-1}" != only ]; then
+echo "bench: booting the guest (TCG thread=single; about 2 minutes)"
+bench/run-guest-single.sh --no-module --name bench-guest --timeout 600 \
+	-- sh bench/guest-bench.sh || rc=$?
+if [ $rc != 0 ]; then
+	echo "bench: guest run failed (rc $rc); see build/guest/bench-guest/" >&2
+	grep -v '^RESULT' "$log" 2>/dev/null | tail -n 20 >&2 || true
+fi
+[ -f "$log" ] || exit 1
+
+grep '^RESULT' "$log" | awk "$results_awk"'
 END {
 	printf "\n%-16s %-14s %10s %10s %10s %6s %5s %9s %9s %9s %9s %9s\n",
 		"run", "mode", "mean ms", "median ms", "max ms", "runs", "noop",
@@ -133,15 +139,7 @@ if [ $brc != 0 ]; then
 	rc=$brc
 fi
 [ -f "$blog" ] || exit 1
-grep '^RESULT' "$blog" | awk '
-{
-	l = $2
-	order[n++] = l
-	for (i = 3; i <= NF; i++)
-		if (split($i, kv, "=") == 2)
-			v[l, kv[1]] = kv[2]
-}
-function g(l, k) { return (l, k) in v ? v[l, k] : "" }
+grep '^RESULT' "$blog" | awk "$results_awk"'
 END {
 	printf "\n%-22s %7s %-10s %6s %5s %9s %9s %9s %9s %11s\n",
 		"run", "param", "mode", "frames", "used", "avg ms", "max ms",
