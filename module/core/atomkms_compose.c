@@ -272,19 +272,21 @@ static void atomkms_blend16(u32 op, u32 pa, const struct atomkms_px *s,
  * of the XRGB8888 frame that the CRC covers and that XRGB8888 writeback
  * stores; X may be junk, which no sink reads. Blending works on all three
  * channels of a pixel at once, in 16-bit lanes of a u64
- * (0x000000RR00GG00BB), or a byte at a time in vectorisable blocks; the
+ * (0x000000GG00RR00BB, X dropped: R and B stay where they are, so the
+ * pixel goes in and out in three or four operations), or a byte at a
+ * time in vectorisable blocks; the
  * arithmetic is atomkms_blend8()'s, so the bytes equal the general path's.
  */
 #define ATOMKMS_LANES	0x000000ff00ff00ffULL
 
 static __always_inline u64 atomkms_lanes(u32 p)
 {
-	return (p & 0xff) | (u64)(p & 0xff00) << 8 | (u64)(p & 0xff0000) << 16;
+	return (p & 0xff00ff) | (u64)(p & 0xff00) << 24;
 }
 
 static __always_inline u32 atomkms_unlanes(u64 v)
 {
-	return (v & 0xff) | ((v >> 8) & 0xff00) | ((v >> 16) & 0xff0000);
+	return (u32)v | (u32)(v >> 24);
 }
 
 /* atomkms_mul8() of each lane by @a (at most 255). */
@@ -295,12 +297,19 @@ static __always_inline u64 atomkms_mul8_lanes(u64 v, u32 a)
 	return ((t + ((t >> 8) & ATOMKMS_LANES)) >> 8) & ATOMKMS_LANES;
 }
 
-/* min(255, s + d) in each lane (lanes hold at most 510). */
+/*
+ * min(255, s + d) in each lane (lanes hold at most 510). A lane passes
+ * 255 only for an invalid premultiplied pixel (a channel above its
+ * alpha), so the saturation is a branch rarely taken.
+ */
 static __always_inline u64 atomkms_add_sat_lanes(u64 s, u64 d)
 {
 	u64 v = s + d;
 
-	return (v | ((v >> 8) & 0x0000000100010001ULL) * 0xff) & ATOMKMS_LANES;
+	if (unlikely(v & 0x0000010001000100ULL))
+		v = (v | ((v >> 8) & 0x0000000100010001ULL) * 0xff) &
+		    ATOMKMS_LANES;
+	return v;
 }
 
 /*
@@ -324,42 +333,21 @@ static __always_inline u32 atomkms_over32(u32 p, u32 d)
 }
 
 /*
- * A pixel's channels in the 16-bit lanes of a u64 ("wide"): B at bit 0,
- * R at 16, G at 32; X dropped. One 64-bit multiply then scales all three.
- */
-static __always_inline u64 atomkms_wide(u32 p)
-{
-	return (p & 0xff00ff) | (u64)(p & 0xff00) << 24;
-}
-
-static __always_inline u32 atomkms_narrow(u64 v)
-{
-	return (u32)v | (u32)(v >> 24);
-}
-
-/*
- * atomkms_over32() of premultiplied @p onto the wide pixel @x: each lane
- * atomkms_mul8() by 255 - alpha, plus the source, saturating as it does
- * (only an invalid premultiplied pixel, a channel above its alpha, passes
- * 255), so the bytes are its. About 19 instructions against its 40: the
+ * atomkms_over32() of premultiplied @p onto the pixel @x in lanes: each
+ * lane atomkms_mul8() by 255 - alpha, plus the source, saturating as it
+ * does, so the bytes are its. About 19 instructions against its 40: the
  * scalar line loops', which the module runs where no vector unit pays
  * (an emulated CPU).
  */
-static __always_inline u64 atomkms_over_wide(u32 p, u64 x)
+static __always_inline u64 atomkms_over_lanes(u32 p, u64 x)
 {
-	u64 t = x * (~p >> 24) + 0x0000008000800080ULL;
-
-	t = ((t + ((t >> 8) & ATOMKMS_LANES)) >> 8) & ATOMKMS_LANES;
-	t += atomkms_wide(p);
-	if (unlikely(t & 0x0000010001000100ULL))
-		t = (t | ((t >> 8) & 0x0000000100010001ULL) * 0xff) &
-		    ATOMKMS_LANES;
-	return t;
+	return atomkms_add_sat_lanes(atomkms_lanes(p),
+				     atomkms_mul8_lanes(x, ~p >> 24));
 }
 
 static __always_inline u32 atomkms_over32_fast(u32 p, u32 d)
 {
-	return atomkms_narrow(atomkms_over_wide(p, atomkms_wide(d)));
+	return atomkms_unlanes(atomkms_over_lanes(p, atomkms_lanes(d)));
 }
 
 static __always_inline u32 atomkms_load32(const u8 *p)
@@ -528,10 +516,10 @@ static void atomkms_blend32(u32 op, u32 pa, const u32 *s, u32 *d, u32 n)
 
 /*
  * The overlays @s[0..@ns) OVER @base into @d (include/atomkms_simd.h),
- * the scalar way: a pixel at a time, its base word widened then each
- * overlay's atomkms_over_wide() in turn, so the bytes are those of
+ * the scalar way: a pixel at a time, its base word in lanes then each
+ * overlay's atomkms_over_lanes() in turn, so the bytes are those of
  * atomkms_copy_x0() then atomkms_over_line() per overlay; one store a
- * pixel instead of one a pass, and the pixel stays wide between
+ * pixel instead of one a pass, and the pixel stays in lanes between
  * overlays. @ns is a constant in each instance, so
  * the overlay pointers stay in registers.
  */
@@ -546,10 +534,10 @@ static __always_inline void atomkms_over_n_inl(u32 *d, const u32 *base,
 	for (k = 0; k < ns; k++)
 		sp[k] = s[k];
 	for (i = 0; i < n; i++) {
-		v = atomkms_wide(base[i]);
+		v = atomkms_lanes(base[i]);
 		for (k = 0; k < ns; k++)
-			v = atomkms_over_wide(sp[k][i], v);
-		d[i] = atomkms_narrow(v);
+			v = atomkms_over_lanes(sp[k][i], v);
+		d[i] = atomkms_unlanes(v);
 	}
 }
 
