@@ -38,7 +38,7 @@
 static struct workqueue_struct *atomkms_commit_wq;
 
 /* Latch the new state: publish it, arm or send its events. */
-static void atomkms_commit_program(struct drm_atomic_state *state)
+static void atomkms_commit_program(struct drm_atomic_commit *state)
 {
 	struct drm_device *dev = state->dev;
 
@@ -59,7 +59,7 @@ static void atomkms_commit_program(struct drm_atomic_state *state)
  * commit are released as soon as the state is latched), then release
  * the old framebuffers and the state.
  */
-static void atomkms_commit_finish(struct drm_atomic_state *state)
+static void atomkms_commit_finish(struct drm_atomic_commit *state)
 {
 	struct drm_device *dev = state->dev;
 
@@ -75,7 +75,7 @@ static void atomkms_commit_finish(struct drm_atomic_state *state)
 	spin_unlock_irq(&dev->event_lock);
 	drm_atomic_helper_cleanup_planes(dev, state);
 	drm_atomic_helper_commit_cleanup_done(state);
-	drm_atomic_state_put(state);
+	drm_atomic_commit_put(state);
 }
 
 /*
@@ -83,7 +83,7 @@ static void atomkms_commit_finish(struct drm_atomic_state *state)
  * a blocking commit's in the ioctl, a waiting nonblocking one's in the
  * worker.
  */
-static void atomkms_commit_tail(struct drm_atomic_state *state)
+static void atomkms_commit_tail(struct drm_atomic_commit *state)
 {
 	drm_atomic_helper_wait_for_dependencies(state);
 	atomkms_commit_program(state);
@@ -93,8 +93,8 @@ static void atomkms_commit_tail(struct drm_atomic_state *state)
 /* A nonblocking commit that had to wait: all of it, in the worker. */
 static void atomkms_commit_work(struct work_struct *work)
 {
-	struct drm_atomic_state *state =
-		container_of(work, struct drm_atomic_state, commit_work);
+	struct drm_atomic_commit *state =
+		container_of(work, struct drm_atomic_commit, commit_work);
 
 	drm_atomic_helper_wait_for_fences(state->dev, state, false);
 	atomkms_commit_tail(state);
@@ -103,7 +103,7 @@ static void atomkms_commit_work(struct work_struct *work)
 /* A nonblocking commit programmed in the ioctl: the rest. */
 static void atomkms_commit_finish_work(struct work_struct *work)
 {
-	atomkms_commit_finish(container_of(work, struct drm_atomic_state,
+	atomkms_commit_finish(container_of(work, struct drm_atomic_commit,
 					   commit_work));
 }
 
@@ -119,7 +119,7 @@ static bool atomkms_commit_done(struct drm_crtc_commit *commit)
  * fences) and before the swap, so the current states are the ones the
  * commit replaces.
  */
-static bool atomkms_commit_ready(struct drm_atomic_state *state)
+static bool atomkms_commit_ready(struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *conn_state;
 	struct drm_crtc_state *crtc_state;
@@ -158,7 +158,7 @@ static bool atomkms_commit_ready(struct drm_atomic_state *state)
  * preparing the planes or from waiting for fences; never after the swap.
  */
 int atomkms_atomic_commit(struct drm_device *dev,
-			  struct drm_atomic_state *state, bool nonblock)
+			  struct drm_atomic_commit *state, bool nonblock)
 {
 	struct drm_crtc_state *crtc_state;
 	struct drm_crtc *crtc;
@@ -208,7 +208,7 @@ int atomkms_atomic_commit(struct drm_device *dev,
 	ret = drm_atomic_helper_swap_state(state, true);
 	if (ret)
 		goto err;
-	drm_atomic_state_get(state);
+	drm_atomic_commit_get(state);
 
 	if (!nonblock) {
 		atomkms_commit_tail(state);

@@ -399,7 +399,7 @@ static void atomkms_crtc_check_vrr(struct drm_crtc *crtc,
  * framebuffer's format whatever the depth.
  */
 static void atomkms_crtc_check_bpc(struct drm_crtc *crtc,
-				   struct drm_atomic_state *state,
+				   struct drm_atomic_commit *state,
 				   struct atomkms_crtc_state *akstate)
 {
 	struct drm_connector_state *conn_state;
@@ -422,7 +422,7 @@ static void atomkms_crtc_check_bpc(struct drm_crtc *crtc,
 }
 
 static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
-				     struct drm_atomic_state *state)
+				     struct drm_atomic_commit *state)
 {
 	struct drm_crtc_state *crtc_state =
 		drm_atomic_get_new_crtc_state(state, crtc);
@@ -477,7 +477,7 @@ static int atomkms_crtc_atomic_check(struct drm_crtc *crtc,
 }
 
 static void atomkms_crtc_atomic_enable(struct drm_crtc *crtc,
-				       struct drm_atomic_state *state)
+				       struct drm_atomic_commit *state)
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
@@ -542,7 +542,7 @@ static void atomkms_crtc_stop_schedule(struct atomkms_crtc *akcrtc)
 }
 
 static void atomkms_crtc_atomic_disable(struct drm_crtc *crtc,
-					struct drm_atomic_state *state)
+					struct drm_atomic_commit *state)
 {
 	struct atomkms_crtc *akcrtc = to_atomkms_crtc(crtc);
 
@@ -687,7 +687,7 @@ static void atomkms_crtc_send_event(struct drm_crtc *crtc,
 }
 
 static void atomkms_crtc_atomic_flush(struct drm_crtc *crtc,
-				      struct drm_atomic_state *state)
+				      struct drm_atomic_commit *state)
 {
 	struct atomkms_crtc_state *akstate = to_atomkms_crtc_state(crtc->state);
 	struct drm_pending_vblank_event *event = crtc->state->event;
@@ -761,8 +761,8 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 	}
 
 	drm_crtc_helper_add(&akcrtc->base, &atomkms_crtc_helper_funcs);
-	hrtimer_init(&akcrtc->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	akcrtc->vblank_timer.function = atomkms_vblank_fire;
+	hrtimer_setup(&akcrtc->vblank_timer, atomkms_vblank_fire,
+		      CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	seqlock_init(&akcrtc->vbl_lock);
 
 	ret = drm_mode_crtc_set_gamma_size(&akcrtc->base, ATOMKMS_LUT_SIZE);

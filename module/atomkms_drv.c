@@ -170,7 +170,7 @@ MODULE_PARM_DESC(create_default_dev,
 static struct platform_device *atomkms_pdev;
 
 static const struct drm_mode_config_funcs atomkms_mode_config_funcs = {
-	.fb_create	= atomkms_fb_create,
+	.fb_create	= ATOMKMS_FB_CREATE_HOOK,
 	.atomic_check	= atomkms_atomic_check,
 	.atomic_commit	= atomkms_atomic_commit,
 };
@@ -184,7 +184,7 @@ static const struct drm_driver atomkms_driver = {
 	.gem_create_object	= atomkms_gem_create_object,
 	.name			= ATOMKMS_DRIVER_NAME,
 	.desc			= "Virtual atomic KMS display driver",
-	.date			= "20261203",
+	ATOMKMS_DRIVER_DATE("20261203")
 	.major			= 0,
 	.minor			= 1,
 };

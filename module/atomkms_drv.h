@@ -29,6 +29,7 @@
 #include <drm/drm_plane.h>
 #include <drm/drm_writeback.h>
 
+#include "atomkms_compat.h"
 #include "atomkms_compose.h"
 #include "atomkms_fit.h"
 #include "atomkms_hdcp.h"
@@ -227,7 +228,8 @@ struct atomkms_output {
  * @topo: the topology it was built from
  * @crtcs: the display pipes, @topo.num_crtcs of them
  * @outputs: the Virtual connectors with their encoders, @topo.num_connectors
- * @in_formats_async: the IN_FORMATS_ASYNC property of primary planes
+ * @in_formats_async: the IN_FORMATS_ASYNC property, on kernels whose core
+ *                    does not make it (atomkms_compat.c)
  * @limits_on: @topo.limits limits something (atomkms_limits_any()): the
  *             atomic check judges every state against it
  */
@@ -276,12 +278,12 @@ int atomkms_modeset_init(struct atomkms_device *akdev);
 
 /* atomkms_commit.c */
 int atomkms_atomic_commit(struct drm_device *dev,
-			  struct drm_atomic_state *state, bool nonblock);
+			  struct drm_atomic_commit *state, bool nonblock);
 int atomkms_commit_init(void);
 void atomkms_commit_exit(void);
 
 /* atomkms_limits.c */
-int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_state *state);
+int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_commit *state);
 void atomkms_limits_init_device(struct atomkms_device *akdev);
 unsigned int atomkms_limits_cursor_hints(struct atomkms_device *akdev,
 					 struct drm_plane_size_hint *hints,
@@ -290,9 +292,6 @@ unsigned int atomkms_limits_cursor_hints(struct atomkms_device *akdev,
 /* atomkms_fb.c, atomkms_gem.c */
 struct drm_gem_object *atomkms_gem_create_object(struct drm_device *dev,
 						 size_t size);
-struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
-					  struct drm_file *file,
-					  const struct drm_mode_fb_cmd2 *mode_cmd);
 
 /* atomkms_plane.c */
 struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
@@ -307,11 +306,11 @@ struct atomkms_crtc *atomkms_crtc_create(struct atomkms_device *akdev,
 void atomkms_crtc_stop(struct atomkms_crtc *akcrtc);
 void atomkms_timing_from_mode(struct atomkms_timing *t,
 			      const struct drm_display_mode *mode, bool hw);
-int atomkms_tile_group_of(struct drm_crtc *crtc, struct drm_atomic_state *state);
+int atomkms_tile_group_of(struct drm_crtc *crtc, struct drm_atomic_commit *state);
 bool atomkms_tile_peer(struct atomkms_crtc *akcrtc, int group,
 		       const struct atomkms_vblank_timing *t,
 		       struct atomkms_vblank_sched *peer);
-void atomkms_tile_evade(struct drm_atomic_state *state);
+void atomkms_tile_evade(struct drm_atomic_commit *state);
 
 void atomkms_crtc_build_frame(struct drm_crtc *crtc,
 			      struct atomkms_crtc_state *akstate);
@@ -377,8 +376,8 @@ int atomkms_monitor_restore(struct atomkms_device *akdev,
 int atomkms_scaling_attach(struct drm_connector *connector);
 void atomkms_scaling_note_native(struct atomkms_output *out);
 int atomkms_scaling_connector_check(struct drm_connector *connector,
-				    struct drm_atomic_state *state);
-int atomkms_scaling_check(struct drm_atomic_state *state);
+				    struct drm_atomic_commit *state);
+int atomkms_scaling_check(struct drm_atomic_commit *state);
 void atomkms_scaling_output_size(const struct atomkms_crtc_state *akstate,
 				 u32 *w, u32 *h);
 struct atomkms_fit_buf *atomkms_fit_buf_get(struct atomkms_fit_buf *buf);

@@ -113,6 +113,7 @@ err:
  * atomkms_fb_create - &drm_mode_config_funcs.fb_create
  * @drm: the device
  * @file: the client
+ * @info: the format of @mode_cmd, as the core looked it up
  * @mode_cmd: what userspace asked for, checked by the core's
  *            framebuffer_check() for everything but the buffers
  *
@@ -123,9 +124,9 @@ err:
  */
 struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
 					  struct drm_file *file,
+					  const struct drm_format_info *info,
 					  const struct drm_mode_fb_cmd2 *mode_cmd)
 {
-	const struct drm_format_info *info = drm_get_format_info(drm, mode_cmd);
 	struct drm_gem_object *objs[DRM_FORMAT_MAX_PLANES];
 	struct atomkms_fb *akfb;
 	unsigned int i;
@@ -151,7 +152,7 @@ struct drm_framebuffer *atomkms_fb_create(struct drm_device *drm,
 		goto err_free;
 
 	/* The references taken by the lookup become the framebuffer's. */
-	drm_helper_mode_fill_fb_struct(drm, &akfb->base, mode_cmd);
+	drm_helper_mode_fill_fb_struct(drm, &akfb->base, info, mode_cmd);
 	for (i = 0; i < info->num_planes; i++)
 		akfb->base.obj[i] = objs[i];
 

@@ -109,7 +109,7 @@ static void atomkms_hdcp_update(struct atomkms_hdcp *hdcp, bool restart)
 		left = max_t(long, (long)(hdcp->deadline - jiffies), 0);
 	else if (was_encrypted == hdcp->encrypted)
 		return;
-	mod_delayed_work(system_wq, &hdcp->work, left);
+	mod_delayed_work(system_percpu_wq, &hdcp->work, left);
 }
 
 /*
@@ -137,7 +137,7 @@ static void atomkms_hdcp_work(struct work_struct *work)
 			hdcp->encrypted = true;
 		} else if (!hdcp->dead) {
 			/* Queued early to publish a change: the rest later. */
-			mod_delayed_work(system_wq, &hdcp->work,
+			mod_delayed_work(system_percpu_wq, &hdcp->work,
 					 hdcp->deadline - jiffies);
 		}
 	}
@@ -176,7 +176,7 @@ static void atomkms_hdcp_work(struct work_struct *work)
  * Return: 0.
  */
 int atomkms_hdcp_atomic_check(struct atomkms_hdcp *hdcp,
-			      struct drm_atomic_state *state)
+			      struct drm_atomic_commit *state)
 {
 	struct drm_connector *connector = hdcp->connector;
 	struct drm_connector_state *old =
@@ -217,7 +217,7 @@ int atomkms_hdcp_atomic_check(struct atomkms_hdcp *hdcp,
  * from ENABLED to DESIRED that atomic_check decided is announced with
  * the uevent here. Takes no modeset lock, waits for nothing.
  */
-void atomkms_hdcp_commit(struct drm_atomic_state *state)
+void atomkms_hdcp_commit(struct drm_atomic_commit *state)
 {
 	struct drm_property *cp_prop =
 		state->dev->mode_config.content_protection_property;

@@ -9,10 +9,12 @@
 
 #include <linux/spinlock.h>
 #include <linux/types.h>
+
+#include "atomkms_compat.h"
 #include <linux/workqueue.h>
 
 struct dentry;
-struct drm_atomic_state;
+struct drm_atomic_commit;
 struct drm_connector;
 
 /**
@@ -56,8 +58,8 @@ int atomkms_hdcp_init(struct atomkms_hdcp *hdcp,
 		      struct drm_connector *connector, u8 version,
 		      unsigned int delay_ms, bool connected);
 int atomkms_hdcp_atomic_check(struct atomkms_hdcp *hdcp,
-			      struct drm_atomic_state *state);
-void atomkms_hdcp_commit(struct drm_atomic_state *state);
+			      struct drm_atomic_commit *state);
+void atomkms_hdcp_commit(struct drm_atomic_commit *state);
 void atomkms_hdcp_set_connected(struct atomkms_hdcp *hdcp, bool connected);
 void atomkms_hdcp_set_link_ok(struct atomkms_hdcp *hdcp, bool ok);
 void atomkms_hdcp_set_delay(struct atomkms_hdcp *hdcp, unsigned int delay_ms);

@@ -80,11 +80,8 @@ int atomkms_hdr_init(struct drm_connector *connector, bool hdr)
 
 	if (hdr || atomkms_hdr_hdmi(connector) ||
 	    type == DRM_MODE_CONNECTOR_DisplayPort ||
-	    type == ATOMKMS_TOPO_CONN_EDP) {
-		ret = drm_connector_attach_hdr_output_metadata_property(connector);
-		if (ret)
-			return ret;
-	}
+	    type == ATOMKMS_TOPO_CONN_EDP)
+		drm_connector_attach_hdr_output_metadata_property(connector);
 	if (!hdr)
 		return 0;
 
@@ -102,7 +99,7 @@ int atomkms_hdr_init(struct drm_connector *connector, bool hdr)
 /* Under the connection_mutex, which probing holds: the EOTFs the sink takes. */
 static u8 atomkms_hdr_sink_eotfs(const struct drm_connector *connector)
 {
-	return connector->hdr_sink_metadata.hdmi_type1.eotf;
+	return atomkms_hdr_sink_metadata(connector)->hdmi_type1.eotf;
 }
 
 /**
@@ -124,7 +121,7 @@ static u8 atomkms_hdr_sink_eotfs(const struct drm_connector *connector)
  * Return: 0, or -EINVAL (with a debug line saying why).
  */
 int atomkms_hdr_atomic_check(struct drm_connector *connector,
-			     struct drm_atomic_state *state)
+			     struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *old =
 		drm_atomic_get_old_connector_state(state, connector);
@@ -214,7 +211,7 @@ static int atomkms_hdr_metadata_show(struct seq_file *m, void *data)
 	struct drm_connector *connector = m->private;
 	struct drm_device *drm = connector->dev;
 	const struct hdr_static_metadata *sink =
-		&connector->hdr_sink_metadata.hdmi_type1;
+		&atomkms_hdr_sink_metadata(connector)->hdmi_type1;
 	struct drm_connector_state *state;
 	struct hdmi_drm_infoframe f;
 	unsigned int i;

@@ -10,13 +10,15 @@
 
 #include <linux/types.h>
 
+#include "atomkms_compat.h"
+
 struct dentry;
-struct drm_atomic_state;
+struct drm_atomic_commit;
 struct drm_connector;
 
 int atomkms_hdr_init(struct drm_connector *connector, bool hdr);
 int atomkms_hdr_atomic_check(struct drm_connector *connector,
-			     struct drm_atomic_state *state);
+			     struct drm_atomic_commit *state);
 void atomkms_hdr_debugfs_init(struct drm_connector *connector,
 			      struct dentry *root);
 

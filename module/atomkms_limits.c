@@ -47,7 +47,7 @@ struct atomkms_limits_work {
  * locks until it completes: with a profile set, commits on different
  * CRTCs are serialized, as on hardware with shared resources.
  */
-static int atomkms_limits_lock_all(struct drm_atomic_state *state)
+static int atomkms_limits_lock_all(struct drm_atomic_commit *state)
 {
 	struct drm_device *dev = state->dev;
 	struct drm_plane *plane;
@@ -68,7 +68,7 @@ static int atomkms_limits_lock_all(struct drm_atomic_state *state)
 }
 
 /* The CRTC's state after this commit: its new one, or its current one. */
-static struct drm_crtc_state *atomkms_limits_crtc(struct drm_atomic_state *state,
+static struct drm_crtc_state *atomkms_limits_crtc(struct drm_atomic_commit *state,
 						  struct drm_crtc *crtc)
 {
 	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
@@ -76,7 +76,7 @@ static struct drm_crtc_state *atomkms_limits_crtc(struct drm_atomic_state *state
 	return cs ? cs : crtc->state;
 }
 
-static void atomkms_limits_fill_crtcs(struct drm_atomic_state *state,
+static void atomkms_limits_fill_crtcs(struct drm_atomic_commit *state,
 				      struct atomkms_limits_state *s)
 {
 	struct atomkms_timing t;
@@ -109,7 +109,7 @@ static void atomkms_limits_fill_crtcs(struct drm_atomic_state *state,
  * full size, as display engines do (i915's cursor checks): a 64x64 cursor
  * partly off screen is still a 64x64 cursor, not a smaller one.
  */
-static void atomkms_limits_fill_planes(struct drm_atomic_state *state,
+static void atomkms_limits_fill_planes(struct drm_atomic_commit *state,
 				       struct atomkms_limits_state *s)
 {
 	struct drm_plane *plane;
@@ -148,7 +148,7 @@ static void atomkms_limits_fill_planes(struct drm_atomic_state *state,
  * change that needs no modeset no longer asks for one.
  */
 static int atomkms_helper_check(struct drm_device *dev,
-				struct drm_atomic_state *state)
+				struct drm_atomic_commit *state)
 {
 	int ret;
 
@@ -189,7 +189,7 @@ static int atomkms_helper_check(struct drm_device *dev,
  * line names the limit and its numbers), or another error of the helper
  * or of the locks (-EDEADLK: back off and retry).
  */
-int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_state *state)
+int atomkms_atomic_check(struct drm_device *dev, struct drm_atomic_commit *state)
 {
 	struct atomkms_device *akdev = to_atomkms_device(dev);
 	struct atomkms_limits_work *w;

@@ -328,7 +328,7 @@ void atomkms_output_set_hdcp_delay(struct atomkms_device *akdev,
 }
 
 static int atomkms_connector_atomic_check(struct drm_connector *connector,
-					  struct drm_atomic_state *state)
+					  struct drm_atomic_commit *state)
 {
 	struct atomkms_output *out =
 		container_of(connector, struct atomkms_output, connector);

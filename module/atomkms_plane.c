@@ -98,6 +98,7 @@ static const struct drm_plane_funcs atomkms_plane_funcs = {
 	.reset			= atomkms_plane_reset,
 	.atomic_duplicate_state	= atomkms_plane_duplicate_state,
 	.atomic_destroy_state	= atomkms_plane_destroy_state,
+	ATOMKMS_PLANE_FUNCS_ASYNC_FORMATS
 };
 
 /* Async flips swap the buffer only: the scanout engine is not reprogrammed. */
@@ -172,7 +173,7 @@ static int atomkms_plane_job_from_state(struct atomkms_plane *akplane,
 }
 
 static int atomkms_plane_atomic_check(struct drm_plane *plane,
-				      struct drm_atomic_state *state)
+				      struct drm_atomic_commit *state)
 {
 	struct atomkms_plane *akplane = to_atomkms_plane(plane);
 	struct drm_plane_state *new_state =
@@ -227,7 +228,7 @@ static int atomkms_plane_atomic_check(struct drm_plane *plane,
 }
 
 static void atomkms_plane_atomic_update(struct drm_plane *plane,
-					struct drm_atomic_state *state)
+					struct drm_atomic_commit *state)
 {
 	/*
 	 * Nothing to program: the new state becomes plane->state, and the
@@ -249,15 +250,25 @@ static void atomkms_plane_atomic_update(struct drm_plane *plane,
  * still reads the cursor state being changed. Such an update is refused
  * with -EBUSY, and the core then runs it as an ordinary commit after the
  * pending one, as i915's legacy cursor path does.
+ *
+ * @flip is set when the core asks whether a non-primary plane may change
+ * its framebuffer in an async atomic flip (kernels from 6.15): none may,
+ * as on the older kernels, whose core refuses such flips itself.
  */
-static int atomkms_plane_atomic_async_check(struct drm_plane *plane,
-					    struct drm_atomic_state *state)
+int atomkms_plane_atomic_async_check(struct drm_plane *plane,
+				     struct drm_atomic_commit *state, bool flip)
 {
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
 	struct drm_crtc_commit *commit;
 	struct drm_crtc_state *crtc_state;
 
+	if (flip) {
+		drm_dbg_atomic(plane->dev,
+			       "[PLANE:%d:%s] only primary planes flip async\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
 	if (plane->type != DRM_PLANE_TYPE_CURSOR || !new_state->crtc ||
 	    new_state->crtc != plane->state->crtc || !new_state->fb ||
 	    !plane->state->fb)
@@ -277,7 +288,7 @@ static int atomkms_plane_atomic_async_check(struct drm_plane *plane,
 }
 
 static void atomkms_plane_atomic_async_update(struct drm_plane *plane,
-					      struct drm_atomic_state *state)
+					      struct drm_atomic_commit *state)
 {
 	struct drm_plane_state *new_state =
 		drm_atomic_get_new_plane_state(state, plane);
@@ -312,7 +323,7 @@ static const struct drm_plane_helper_funcs atomkms_plane_helper_funcs = {
 	.prepare_fb	= drm_gem_plane_helper_prepare_fb,
 	.atomic_check	= atomkms_plane_atomic_check,
 	.atomic_update	= atomkms_plane_atomic_update,
-	.atomic_async_check	= atomkms_plane_atomic_async_check,
+	.atomic_async_check	= ATOMKMS_ASYNC_CHECK_HOOK,
 	.atomic_async_update	= atomkms_plane_atomic_async_update,
 };
 
@@ -363,62 +374,23 @@ static int atomkms_plane_add_properties(struct drm_plane *plane,
 						 DRM_COLOR_YCBCR_LIMITED_RANGE);
 }
 
-/*
- * IN_FORMATS_ASYNC: the format/modifier pairs an async flip accepts, in
- * IN_FORMATS' blob layout (struct drm_format_modifier_blob). Kernels from
- * 6.14 on create it in the core; 6.12 does not, and igt warns about any
- * driver that offers async flips without it on every plane. An async
- * flip keeps the plane's format, so a primary plane lists all its formats,
- * with the one modifier (linear) we scan out; other planes do not flip
- * async and list none.
+/**
+ * atomkms_plane_format_mod_supported_async - what an async flip may scan out
+ * @plane: the plane
+ * @format: a format of the plane's
+ * @modifier: a modifier
+ *
+ * The pairs IN_FORMATS_ASYNC lists. An async flip keeps the plane's
+ * format, so a primary plane takes all its formats with the one modifier
+ * (linear) atomkms scans out; other planes do not flip async.
+ *
+ * Return: true if an async flip may bring the pair.
  */
-static int atomkms_plane_add_in_formats_async(struct atomkms_device *akdev,
-					      struct drm_plane *plane)
+bool atomkms_plane_format_mod_supported_async(struct drm_plane *plane,
+					      u32 format, u64 modifier)
 {
-	u32 count = plane->type == DRM_PLANE_TYPE_PRIMARY ?
-		    plane->format_count : 0;
-	struct drm_device *drm = &akdev->drm;
-	struct drm_format_modifier_blob *head;
-	struct drm_format_modifier *mod;
-	struct drm_property_blob *blob;
-	size_t formats_size, size;
-	u32 *formats;
-
-	if (!akdev->in_formats_async) {
-		akdev->in_formats_async =
-			drm_property_create(drm, DRM_MODE_PROP_IMMUTABLE |
-					    DRM_MODE_PROP_BLOB,
-					    "IN_FORMATS_ASYNC", 0);
-		if (!akdev->in_formats_async)
-			return -ENOMEM;
-	}
-
-	formats_size = ALIGN(count * sizeof(u32), 8);
-	size = sizeof(*head) + formats_size + (count ? sizeof(*mod) : 0);
-	blob = drm_property_create_blob(drm, size, NULL);
-	if (IS_ERR(blob))
-		return PTR_ERR(blob);
-
-	head = blob->data;
-	head->version = FORMAT_BLOB_CURRENT;
-	head->count_formats = count;
-	head->formats_offset = sizeof(*head);
-	head->count_modifiers = count ? 1 : 0;
-	head->modifiers_offset = sizeof(*head) + formats_size;
-	if (count) {
-		formats = (u32 *)(head + 1);
-		memcpy(formats, plane->format_types, count * sizeof(u32));
-		mod = (struct drm_format_modifier *)((u8 *)head +
-						      head->modifiers_offset);
-		/* One bit per format, 64 formats to a modifier entry. */
-		mod->formats = count >= 64 ? ~0ULL : (1ULL << count) - 1;
-		mod->offset = 0;
-		mod->modifier = DRM_FORMAT_MOD_LINEAR;
-	}
-
-	drm_object_attach_property(&plane->base, akdev->in_formats_async,
-				   blob->base.id);
-	return 0;
+	return plane->type == DRM_PLANE_TYPE_PRIMARY &&
+	       modifier == DRM_FORMAT_MOD_LINEAR;
 }
 
 /**
@@ -501,7 +473,7 @@ struct drm_plane *atomkms_plane_create(struct atomkms_device *akdev,
 
 	ret = atomkms_plane_add_properties(&akplane->base, tp, yuv);
 	if (!ret)
-		ret = atomkms_plane_add_in_formats_async(akdev, &akplane->base);
+		ret = atomkms_compat_in_formats_async(akdev, &akplane->base);
 	/* The profile's cursor sizes, if it limits them. */
 	nhints = cursor ? atomkms_limits_cursor_hints(akdev, hints,
 						      ARRAY_SIZE(hints)) : 0;

@@ -97,7 +97,7 @@ static bool atomkms_scaling_same_timings(const struct drm_display_mode *a,
  * Return: 0, or an error of drm_atomic_get_crtc_state().
  */
 int atomkms_scaling_connector_check(struct drm_connector *connector,
-				    struct drm_atomic_state *state)
+				    struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *old =
 		drm_atomic_get_old_connector_state(state, connector);
@@ -189,7 +189,7 @@ static int atomkms_scaling_fit_of(struct drm_crtc *crtc,
  * one fitted raster). Then its intermediate image, kept if big enough.
  */
 static int atomkms_scaling_crtc_fit(struct drm_crtc *crtc,
-				    struct drm_atomic_state *state,
+				    struct drm_atomic_commit *state,
 				    struct atomkms_crtc_state *akstate)
 {
 	const struct drm_display_mode *mode = &akstate->base.mode;
@@ -244,7 +244,7 @@ static int atomkms_scaling_crtc_fit(struct drm_crtc *crtc,
 
 /* Does @state change a display connector's routing or scaling on @crtc? */
 static bool atomkms_scaling_touched(struct drm_crtc *crtc,
-				    struct drm_atomic_state *state)
+				    struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *old, *new;
 	struct drm_connector *connector;
@@ -278,7 +278,7 @@ static void atomkms_scaling_fastset(struct drm_crtc *crtc,
 }
 
 /* A writeback job's framebuffer is the CRTC's output size. */
-static int atomkms_scaling_check_wb(struct drm_atomic_state *state)
+static int atomkms_scaling_check_wb(struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *cs;
 	struct drm_connector *connector;
@@ -339,7 +339,7 @@ void atomkms_scaling_output_size(const struct atomkms_crtc_state *akstate,
  * Return: 0, -EINVAL (a drm_dbg_atomic() line says why), -ENOMEM, or a
  * lock's error (-EDEADLK: back off and retry).
  */
-int atomkms_scaling_check(struct drm_atomic_state *state)
+int atomkms_scaling_check(struct drm_atomic_commit *state)
 {
 	struct drm_crtc_state *old, *new;
 	struct drm_crtc *crtc;

@@ -49,7 +49,7 @@
  * Return: the id of the DRM tile group of the first tiled connector
  * routed to @crtc, or 0 if none is a tile.
  */
-int atomkms_tile_group_of(struct drm_crtc *crtc, struct drm_atomic_state *state)
+int atomkms_tile_group_of(struct drm_crtc *crtc, struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *conn_state;
 	struct drm_connector *conn;
@@ -152,7 +152,7 @@ static void atomkms_tile_evade_crtc(struct atomkms_crtc *akcrtc)
  * @state: the commit's state, swapped in, before its planes are
  *         programmed
  */
-void atomkms_tile_evade(struct drm_atomic_state *state)
+void atomkms_tile_evade(struct drm_atomic_commit *state)
 {
 	struct drm_crtc_state *cs, *cs2;
 	struct drm_crtc *crtc, *crtc2;

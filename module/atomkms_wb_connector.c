@@ -52,7 +52,7 @@ static int atomkms_wb_get_modes(struct drm_connector *connector)
 }
 
 static int atomkms_wb_atomic_check(struct drm_connector *connector,
-				   struct drm_atomic_state *state)
+				   struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *conn_state =
 		drm_atomic_get_new_connector_state(state, connector);
@@ -76,7 +76,7 @@ static int atomkms_wb_atomic_check(struct drm_connector *connector,
 
 /* Called by the commit's modeset enables: arm the job in the CRTC state. */
 static void atomkms_wb_atomic_commit(struct drm_connector *connector,
-				     struct drm_atomic_state *state)
+				     struct drm_atomic_commit *state)
 {
 	struct drm_connector_state *conn_state =
 		drm_atomic_get_new_connector_state(state, connector);

@@ -103,7 +103,7 @@ KUNIT_ARRAY_PARAM_DESC(crtc_modeset, crtc_modeset_cases, desc);
 static void crtc_modeset(struct kunit *test)
 {
 	const struct crtc_modeset_case *c = test->param_value;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct drm_crtc_state *cs;
 
 	akt_device(test, akt_params(test, NULL));
@@ -171,7 +171,7 @@ static void crtc_check_times_adjusted_mode(struct kunit *test)
 	const struct akt_timing mode = { 148500, AKT_H_1080P, AKT_V_1080P };
 	const struct drm_crtc_helper_funcs *funcs;
 	struct drm_display_mode *fast;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct drm_crtc_state *cs;
 	struct drm_crtc *crtc;
 
@@ -229,7 +229,7 @@ static void crtc_lut_size(struct kunit *test)
 	const struct crtc_lut_case *c = test->param_value;
 	struct drm_property_blob *blob, *ctm;
 	struct atomkms_crtc_state *akcs;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct atomkms_device *akdev;
 	struct drm_crtc_state *cs;
 
@@ -338,7 +338,7 @@ static void crtc_preferred_mode(struct kunit *test)
 {
 	const struct crtc_pref_case *c = test->param_value;
 	struct drm_display_mode *mode, *pref = NULL;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct drm_connector *conn;
 	struct atomkms_device *akdev;
 	struct atomkms_params *p;

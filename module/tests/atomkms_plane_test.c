@@ -129,7 +129,7 @@ KUNIT_ARRAY_PARAM_DESC(plane, plane_cases, desc);
 static void plane_check(struct kunit *test)
 {
 	const struct plane_case *c = test->param_value;
-	struct drm_atomic_state *state = akt_setup(test, c->params);
+	struct drm_atomic_commit *state = akt_setup(test, c->params);
 	struct drm_plane_state *ps;
 
 	ps = akt_show(test, state, c->plane, 0,
@@ -157,7 +157,7 @@ static void plane_check(struct kunit *test)
 /* Properties the compositor cannot draw are refused, not ignored. */
 static void plane_job_properties(struct kunit *test)
 {
-	struct drm_atomic_state *state = akt_setup(test, NULL);
+	struct drm_atomic_commit *state = akt_setup(test, NULL);
 	struct drm_plane_state *ps;
 
 	ps = akt_show(test, state, OVERLAY, 0,
@@ -221,7 +221,7 @@ static void plane_async_flip(struct kunit *test)
 {
 	struct drm_framebuffer *cur, *same, *argb, *wide, *other_pitch;
 	const struct drm_plane_helper_funcs *funcs;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct drm_crtc_state *cs;
 	struct drm_plane_state *ps;
 	struct drm_plane *plane;

@@ -108,7 +108,7 @@ struct atomkms_params *akt_params(struct kunit *test, const char *args);
 struct atomkms_device *akt_device(struct kunit *test,
 				  const struct atomkms_params *p);
 int akt_device_init(struct kunit *test, const struct atomkms_params *p);
-struct drm_atomic_state *akt_state(struct kunit *test);
+struct drm_atomic_commit *akt_state(struct kunit *test);
 void akt_unlock(struct kunit *test);
 struct drm_framebuffer *akt_fb(struct kunit *test, u32 fourcc, u32 width,
 			       u32 height);
@@ -120,15 +120,15 @@ struct drm_display_mode *akt_mode(struct kunit *test,
 struct drm_display_mode *akt_dmt(struct kunit *test, struct drm_device *drm,
 				 int width, int height, int hz);
 struct drm_crtc_state *akt_enable(struct kunit *test,
-				  struct drm_atomic_state *state,
+				  struct drm_atomic_commit *state,
 				  unsigned int crtc, int connector,
 				  const struct drm_display_mode *mode);
 struct drm_plane_state *akt_show(struct kunit *test,
-				 struct drm_atomic_state *state,
+				 struct drm_atomic_commit *state,
 				 unsigned int plane, unsigned int crtc,
 				 struct drm_framebuffer *fb, int x, int y,
 				 u32 w, u32 h);
-struct drm_atomic_state *akt_setup(struct kunit *test, const char *args);
+struct drm_atomic_commit *akt_setup(struct kunit *test, const char *args);
 void akt_check_scene(struct kunit *test, const struct akt_scene *scene);
 
 #endif /* ATOMKMS_TEST_H */

@@ -294,10 +294,10 @@ int akt_device_init(struct kunit *test, const struct atomkms_params *p)
  *
  * Return: the state.
  */
-struct drm_atomic_state *akt_state(struct kunit *test)
+struct drm_atomic_commit *akt_state(struct kunit *test)
 {
 	struct akt_env *env = test->priv;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, env->akdev);
@@ -487,7 +487,7 @@ struct drm_display_mode *akt_dmt(struct kunit *test, struct drm_device *drm,
  * Return: the CRTC's new state.
  */
 struct drm_crtc_state *akt_enable(struct kunit *test,
-				  struct drm_atomic_state *state,
+				  struct drm_atomic_commit *state,
 				  unsigned int crtc, int connector,
 				  const struct drm_display_mode *mode)
 {
@@ -525,7 +525,7 @@ struct drm_crtc_state *akt_enable(struct kunit *test,
  * Return: the plane's new state, for the test to change further.
  */
 struct drm_plane_state *akt_show(struct kunit *test,
-				 struct drm_atomic_state *state,
+				 struct drm_atomic_commit *state,
 				 unsigned int plane, unsigned int crtc,
 				 struct drm_framebuffer *fb, int x, int y,
 				 u32 w, u32 h)
@@ -559,10 +559,10 @@ struct drm_plane_state *akt_show(struct kunit *test,
  *
  * Return: the state.
  */
-struct drm_atomic_state *akt_setup(struct kunit *test, const char *args)
+struct drm_atomic_commit *akt_setup(struct kunit *test, const char *args)
 {
 	struct atomkms_device *akdev = akt_device(test, akt_params(test, args));
-	struct drm_atomic_state *state = akt_state(test);
+	struct drm_atomic_commit *state = akt_state(test);
 
 	akt_enable(test, state, 0, 0,
 		   akt_dmt(test, &akdev->drm, 1920, 1080, 60));
@@ -579,7 +579,7 @@ struct drm_atomic_state *akt_setup(struct kunit *test, const char *args)
 void akt_check_scene(struct kunit *test, const struct akt_scene *scene)
 {
 	struct atomkms_device *akdev;
-	struct drm_atomic_state *state;
+	struct drm_atomic_commit *state;
 	struct drm_display_mode *mode;
 	struct drm_framebuffer *fb;
 	unsigned int i;
@@ -604,6 +604,6 @@ void akt_check_scene(struct kunit *test, const struct akt_scene *scene)
 	akt_unlock(test);
 }
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_DESCRIPTION("KUnit tests of atomkms: topology, plane and CRTC checks, timing");
 MODULE_LICENSE("GPL");
