@@ -1,22 +1,29 @@
 #!/bin/sh
 # Build the kernel's sw_sync (drivers/dma-buf/sw_sync.c and sync_debug.c,
-# CONFIG_SW_SYNC, which the Debian kernel leaves out) from linux-source-6.12
-# as the module atomkms_sw_sync.ko in build/sw_sync. igt's fence tests
+# CONFIG_SW_SYNC, which Debian's kernels leave out) from linux-source
+# as the module atomkms_sw_sync.ko in build/sw_sync/KVER. igt's fence tests
 # (kms_atomic's fence subtests, kms_atomic_interruptible, kms_explicit_fence,
 # kms_atomic_transition's *-fencing, sw_sync) need its debugfs timeline
 # file; qemu/jobs/igt.sh loads it in the guest. Test-only: it is not part
 # of atomkms and none of its code is kept in this repository.
 #
-# Usage: qemu/build-sw-sync.sh   (does nothing if the module is up to date)
+# Usage: qemu/build-sw-sync.sh [KERNEL]   6.12 (default) or 7.3, from
+#        that kernel's linux-source into build/sw_sync/KVER/ (does nothing
+#        if the module is up to date)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$top/build/sw_sync
-src=/usr/src/linux-source-6.12.tar.xz
-kdir=${KDIR:-$(ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n 1)}
+. "$top/qemu/kernels.sh"
+kernel_select "${1:-6.12}"
+kernel_need
+case $k_name in
+6.12) src=/usr/src/linux-source-6.12.tar.xz series=6.12 ;;
+7.3) src=$kcache/kernels/linux-source-7.3.tar.xz series=7.3 ;;
+*) echo "build-sw-sync: the debug kernel has sw_sync; 7.2 is not booted" >&2; exit 2 ;;
+esac
+dir=$top/build/sw_sync/$k_kver
 
 [ -r "$src" ] || { echo "build-sw-sync: no $src: run make setup" >&2; exit 1; }
-[ -d "$kdir" ] || { echo "build-sw-sync: no kernel headers: run make setup" >&2; exit 1; }
 if [ -f "$dir/atomkms_sw_sync.ko" ] && [ "$dir/atomkms_sw_sync.ko" -nt "$src" ] &&
    [ "$dir/atomkms_sw_sync.ko" -nt "$0" ]; then
 	exit 0
@@ -24,7 +31,7 @@ fi
 
 rm -rf "$dir"
 mkdir -p "$dir"
-d=linux-source-6.12/drivers/dma-buf
+d=linux-source-$series/drivers/dma-buf
 tar -xJf "$src" -C "$dir" --strip-components=3 \
 	$d/sw_sync.c $d/sync_debug.c $d/sync_debug.h $d/sync_trace.h
 # The trace header is found next to the sources, not in the kernel tree.
@@ -45,7 +52,16 @@ obj-m += atomkms_sw_sync.o
 atomkms_sw_sync-y := sw_sync.o sync_debug.o atomkms_sw_sync_mod.o
 ccflags-y += -I$(src) -include linux/module.h
 EOK
-make -s -C "$kdir" M="$dir" modules > "$dir/build.log" 2>&1 ||
-	{ tail -n 30 "$dir/build.log" >&2; exit 1; }
+if [ -z "$k_root" ]; then
+	make -s -C "$k_kdir" M="$dir" modules > "$dir/build.log" 2>&1
+else
+	# In the kernel's chroot, where its kbuild tools run.
+	rm -rf "$k_root/w/sw_sync"
+	mkdir -p "$k_root/w"
+	cp -r "$dir" "$k_root/w/sw_sync"
+	mountpoint -q "$k_root/proc" || { mount -t proc proc "$k_root/proc"; trap 'umount "$k_root/proc"' EXIT; }
+	chroot "$k_root" make -s -C "$k_kdir" M=/w/sw_sync modules > "$dir/build.log" 2>&1 &&
+		cp "$k_root/w/sw_sync/atomkms_sw_sync.ko" "$dir/"
+fi || { tail -n 30 "$dir/build.log" >&2; exit 1; }
 [ -f "$dir/atomkms_sw_sync.ko" ]
 echo "build-sw-sync: built $dir/atomkms_sw_sync.ko"

@@ -79,6 +79,8 @@ kpid=$!
 trap 'kill $kpid 2>/dev/null' EXIT
 "$here/mkrootfs.sh" "$cache" igt
 "$here/mkrootfs.sh" "$cache" clients
+# Debian's 7.3 and 7.2 (trixie-backports) in a trixie chroot.
+"$here/setup-kernels.sh"
 
 initrd="$cache/initramfs-$kver.cpio.gz"
 if [ ! -f "$initrd" ] || [ "$here/initramfs-init" -nt "$initrd" ] ||
