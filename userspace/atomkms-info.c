@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * atomkms-info - print the KMS topology of the atomkms device: driver,
+ * the kernel and what of its version-dependent uAPI the device offers,
  * capabilities, CRTCs, encoders, connectors with modes, and planes with
  * formats, each with its properties.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "drmutil.h"
@@ -100,6 +102,63 @@ static void print_props(int fd, uint32_t obj, uint32_t type)
 		drmModeFreeProperty(p);
 	}
 	drmModeFreeObjectProperties(props);
+}
+
+/* Not in every libdrm's drm.h: the 6.19 uAPI's client cap. */
+#define ATOMKMS_CLIENT_CAP_PLANE_COLOR_PIPELINE 7
+
+/* Objects of @type with a property called @name. */
+static unsigned int count_with_prop(int fd, const uint32_t *ids, unsigned int n,
+				    uint32_t type, const char *name)
+{
+	unsigned int i, found = 0;
+
+	for (i = 0; i < n; i++)
+		found += prop_id(fd, ids[i], type, name) != 0;
+	return found;
+}
+
+/*
+ * The running kernel, and what of the uAPI that only some kernels of
+ * atomkms's range have this device offers. "kernel" says whether the
+ * kernel has the uAPI; the count says how many of atomkms's objects
+ * offer it.
+ */
+static void print_kernel(int fd, const drmModeRes *res)
+{
+	drmModePlaneRes *planes = drmModeGetPlaneResources(fd);
+	unsigned int major = 0, minor = 0, nplanes = planes ? planes->count_planes : 0;
+	struct utsname u;
+	int fd2, pipeline;
+
+	if (uname(&u))
+		strcpy(u.release, "?");
+	sscanf(u.release, "%u.%u", &major, &minor);
+	printf("kernel: Linux %s (atomkms builds for 6.12 to 7.3)\n", u.release);
+
+	/* The client cap is per open file: ask on a second one. */
+	fd2 = atomkms_open();
+	pipeline = fd2 >= 0 &&
+		   !drmSetClientCap(fd2, ATOMKMS_CLIENT_CAP_PLANE_COLOR_PIPELINE, 1);
+	printf("  colour pipelines (6.19): kernel %s, planes with COLOR_PIPELINE %u of %u\n",
+	       pipeline ? "yes" : "no",
+	       pipeline && planes ? count_with_prop(fd2, planes->planes, nplanes,
+						    DRM_MODE_OBJECT_PLANE,
+						    "COLOR_PIPELINE") : 0,
+	       nplanes);
+	if (fd2 >= 0)
+		close(fd2);
+	printf("  background colour (7.1): kernel %s, CRTCs with BACKGROUND_COLOR %u of %d\n",
+	       major > 7 || (major == 7 && minor >= 1) ? "yes" : "no",
+	       count_with_prop(fd, res->crtcs, res->count_crtcs,
+			       DRM_MODE_OBJECT_CRTC, "BACKGROUND_COLOR"),
+	       res->count_crtcs);
+	printf("  IN_FORMATS_ASYNC: made by %s, on %u of %u planes\n",
+	       major > 6 || (major == 6 && minor >= 16) ? "the kernel (6.16)" : "atomkms",
+	       planes ? count_with_prop(fd, planes->planes, nplanes,
+					DRM_MODE_OBJECT_PLANE, "IN_FORMATS_ASYNC") : 0,
+	       nplanes);
+	drmModeFreePlaneResources(planes);
 }
 
 static void print_caps(int fd)
@@ -256,7 +315,6 @@ int main(void)
 		       ver->version_patchlevel, ver->desc, ver->date);
 		drmFreeVersion(ver);
 	}
-	print_caps(fd);
 	/* List writeback connectors too (hidden from clients by default). */
 	drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1);
 
@@ -266,6 +324,8 @@ int main(void)
 		close(fd);
 		return 1;
 	}
+	print_kernel(fd, res);
+	print_caps(fd);
 	printf("fb size: %ux%u to %ux%u\n", res->min_width, res->min_height,
 	       res->max_width, res->max_height);
 	print_crtcs(fd, res);
