@@ -1,24 +1,32 @@
 #!/bin/sh
-# Build upstream vkms, the reference, from linux-source-6.12 as the module
-# vkmsref.ko (DRM driver name "vkmsref", so that it cannot be confused with
-# the guest kernel's own vkms) into build/bench/vkms. None of its code is
-# kept in the repository: it is extracted here at bench time.
+# Build upstream vkms, the reference, from a kernel's linux-source as the
+# module vkmsref.ko (DRM driver name "vkmsref", so that it cannot be
+# confused with a kernel's own vkms) into build/bench/vkms (6.12, the
+# benchmark's) or build/bench/vkms-KERNEL (7.3: built in the kernel's
+# trixie chroot, qemu/kernels.sh). None of its code is kept in the
+# repository: it is extracted here at build time.
+#
+# Usage: bench/build-vkms.sh [KERNEL]   6.12 (default) or 7.3
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$top/build/bench/vkms
-src=/usr/src/linux-source-6.12.tar.xz
-kdir=${KDIR:-$(ls -1d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n 1)}
+. "$top/qemu/kernels.sh"
+kernel_select "${1:-6.12}"
+kernel_need
+case $k_name in
+6.12) src=/usr/src/linux-source-6.12.tar.xz dir=$top/build/bench/vkms ;;
+7.3) src=$kcache/kernels/linux-source-7.3.tar.xz dir=$top/build/bench/vkms-7.3 ;;
+*) echo "build-vkms: vkms is built for 6.12 or 7.3, not $k_name" >&2; exit 2 ;;
+esac
+[ -r "$src" ] || { echo "build-vkms: no $src: run make setup" >&2; exit 1; }
 
-[ -r "$src" ] || { echo "build-vkms: no $src: run make setup (linux-source-6.12)" >&2; exit 1; }
-[ -d "$kdir" ] || { echo "build-vkms: no kernel headers: run make setup" >&2; exit 1; }
-
-if [ ! -f "$dir/.extracted" ]; then
+if [ ! -f "$dir/.extracted" ] || [ "$src" -nt "$dir/.extracted" ]; then
 	echo "build-vkms: extracting drivers/gpu/drm/vkms from $src"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	tar -xJf "$src" -C "$dir" --strip-components=5 \
-		linux-source-6.12/drivers/gpu/drm/vkms
+	tar -xJf "$src" -C "$dir" --strip-components=5 --wildcards \
+		'linux-source-*/drivers/gpu/drm/vkms'
+	rm -rf "$dir/tests"
 	sed -i 's/^#define DRIVER_NAME\t"vkms"$/#define DRIVER_NAME\t"vkmsref"/' \
 		"$dir/vkms_drv.c"
 	grep -q '^#define DRIVER_NAME.*"vkmsref"' "$dir/vkms_drv.c" ||
@@ -30,7 +38,6 @@ if [ ! -f "$dir/.extracted" ]; then
 	rm -f "$dir/Makefile"
 	touch "$dir/.extracted"
 fi
-echo "build-vkms: building vkmsref.ko against $kdir"
-make -s -C "$kdir" M="$dir" modules > "$dir/build.log" 2>&1 ||
-	{ tail -n 30 "$dir/build.log" >&2; exit 1; }
+echo "build-vkms: building vkmsref.ko for $k_kver"
+kernel_kbuild "$dir" > "$dir/build.log" 2>&1 || { tail -n 30 "$dir/build.log" >&2; exit 1; }
 [ -f "$dir/vkmsref.ko" ]

@@ -52,16 +52,7 @@ obj-m += atomkms_sw_sync.o
 atomkms_sw_sync-y := sw_sync.o sync_debug.o atomkms_sw_sync_mod.o
 ccflags-y += -I$(src) -include linux/module.h
 EOK
-if [ -z "$k_root" ]; then
-	make -s -C "$k_kdir" M="$dir" modules > "$dir/build.log" 2>&1
-else
-	# In the kernel's chroot, where its kbuild tools run.
-	rm -rf "$k_root/w/sw_sync"
-	mkdir -p "$k_root/w"
-	cp -r "$dir" "$k_root/w/sw_sync"
-	mountpoint -q "$k_root/proc" || { mount -t proc proc "$k_root/proc"; trap 'umount "$k_root/proc"' EXIT; }
-	chroot "$k_root" make -s -C "$k_kdir" M=/w/sw_sync modules > "$dir/build.log" 2>&1 &&
-		cp "$k_root/w/sw_sync/atomkms_sw_sync.ko" "$dir/"
-fi || { tail -n 30 "$dir/build.log" >&2; exit 1; }
+kernel_kbuild "$dir" -s modules > "$dir/build.log" 2>&1 ||
+	{ tail -n 30 "$dir/build.log" >&2; exit 1; }
 [ -f "$dir/atomkms_sw_sync.ko" ]
 echo "build-sw-sync: built $dir/atomkms_sw_sync.ko"

@@ -87,3 +87,32 @@ kernel_need() {
 	fi
 	return 0
 }
+
+# kernel_kbuild DIR [TARGET...]: kbuild's TARGETs (default: modules) of
+# the external module in DIR for the selected kernel. On the host it
+# builds in DIR; for a chroot kernel it copies DIR, timestamps kept, to
+# CHROOT/w/DIR (so that a rebuild is incremental), builds there with
+# /proc mounted (objtool reads it), and copies the *.ko back into DIR.
+kernel_kbuild() {
+	kb_dir=$1
+	shift
+	[ $# -gt 0 ] || set -- modules
+	if [ -z "$k_root" ]; then
+		make -C "$k_kdir" M="$kb_dir" ${JOBS:+-j$JOBS} "$@"
+		return
+	fi
+	kb_work=/w$kb_dir
+	mkdir -p "$k_root$kb_work"
+	(cd "$kb_dir" && find . ! -name '*.ko' ! -name '*.o' -print |
+		cpio -pdmu --quiet "$k_root$kb_work") || return 1
+	kb_mounted=
+	mountpoint -q "$k_root/proc" || { mount -t proc proc "$k_root/proc" && kb_mounted=1; }
+	chroot "$k_root" env LC_ALL=C.UTF-8 make -C "$k_kdir" M="$kb_work" \
+		${JOBS:+-j$JOBS} "$@"
+	kb_rc=$?
+	[ -z "$kb_mounted" ] || umount "$k_root/proc"
+	[ $kb_rc = 0 ] || return $kb_rc
+	for kb_ko in "$k_root$kb_work"/*.ko; do
+		[ ! -f "$kb_ko" ] || cp -p "$kb_ko" "$kb_dir/"
+	done
+}
