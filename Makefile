@@ -265,6 +265,12 @@ deb:
 check-dkms:
 	@test/dkms.sh
 
+# Upstream vkms of KERNEL (6.12 or 7.3) against atomkms through one igt
+# list, side by side (test/compare-vkms.sh; not part of check).
+.PHONY: compare-vkms
+compare-vkms: all
+	@test/compare-vkms.sh $(KERNEL) $(LIST)
+
 # Weston's own DRM-backend tests (drm-smoke, drm-writeback-screenshot),
 # built once in a trixie chroot in $(CACHE)/weston-build and run in the
 # clients image (test/run-weston-tests.sh; not part of check). When the
