@@ -2,7 +2,8 @@
 # Run an igt list in the guest and compare the results with expectations.
 #
 # Usage: test/run-igt.sh LIST [NAME] [MODULE_PARAMS] [EXPECTATIONS...]
-#   EXPECTATIONS default to test/igt/expected-1crtc.txt test/igt/expected.txt
+#   EXPECTATIONS default to test/igt/expected-1crtc.txt test/igt/expected.txt;
+#   test/igt/expected-kernel-KERNEL.txt, where it exists, comes before them
 # Env:   IGT_GUEST_TIMEOUT  seconds before the host kills the guest (3600)
 #        IGT_TIMEOUT        igt_runner's per-test timeout (600; kms_plane's
 #                           pixel-format subtests take about 250 s each)
@@ -24,6 +25,10 @@ name=${2:-igt}
 params=${3:-}
 shift $(($# < 3 ? $# : 3))
 [ $# -gt 0 ] || set -- test/igt/expected-1crtc.txt test/igt/expected.txt
+# What igt does differently on one kernel (GUEST_KERNEL, qemu/kernels.sh),
+# each line with its reason, comes first.
+kexp=test/igt/expected-kernel-${GUEST_KERNEL:-6.12}.txt
+[ ! -r "$top/$kexp" ] || set -- "$kexp" "$@"
 case "$list" in
 /*) ;;
 *) list=$top/$list ;;
