@@ -5,6 +5,7 @@
  * capabilities, CRTCs, encoders, connectors with modes, and planes with
  * formats, each with its properties.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,15 +137,21 @@ static void print_kernel(int fd, const drmModeRes *res)
 	sscanf(u.release, "%u.%u", &major, &minor);
 	printf("kernel: Linux %s (atomkms builds for 6.12 to 7.3)\n", u.release);
 
-	/* The client cap is per open file: ask on a second one. */
+	/*
+	 * The client cap is per open file: ask on a second one, atomic as
+	 * the cap wants. A kernel without the uAPI answers EINVAL, one whose
+	 * device has no pipeline EOPNOTSUPP.
+	 */
 	fd2 = atomkms_open();
-	pipeline = fd2 >= 0 &&
-		   !drmSetClientCap(fd2, ATOMKMS_CLIENT_CAP_PLANE_COLOR_PIPELINE, 1);
+	pipeline = -EINVAL;
+	if (fd2 >= 0 && !drmSetClientCap(fd2, DRM_CLIENT_CAP_ATOMIC, 1))
+		pipeline = drmSetClientCap(fd2, ATOMKMS_CLIENT_CAP_PLANE_COLOR_PIPELINE, 1) ?
+			   -errno : 0;
 	printf("  colour pipelines (6.19): kernel %s, planes with COLOR_PIPELINE %u of %u\n",
-	       pipeline ? "yes" : "no",
-	       pipeline && planes ? count_with_prop(fd2, planes->planes, nplanes,
-						    DRM_MODE_OBJECT_PLANE,
-						    "COLOR_PIPELINE") : 0,
+	       pipeline == -EINVAL ? "no" : "yes",
+	       !pipeline && planes ? count_with_prop(fd2, planes->planes, nplanes,
+						     DRM_MODE_OBJECT_PLANE,
+						     "COLOR_PIPELINE") : 0,
 	       nplanes);
 	if (fd2 >= 0)
 		close(fd2);
