@@ -13,11 +13,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/qemu/kernels.sh"
 kernel_select "${1:-6.12}"
 kernel_need
-case $k_name in
-6.12) src=/usr/src/linux-source-6.12.tar.xz dir=$top/build/bench/vkms ;;
-7.3) src=$kcache/kernels/linux-source-7.3.tar.xz dir=$top/build/bench/vkms-7.3 ;;
-*) echo "build-vkms: vkms is built for 6.12 or 7.3, not $k_name" >&2; exit 2 ;;
-esac
+src=$k_src
+[ -n "$src" ] || { echo "build-vkms: vkms is built for 6.12 or 7.3, not $k_name" >&2; exit 2; }
+dir=$top/build/bench/vkms
+[ "$k_name" = 6.12 ] || dir=$dir-$k_name
 [ -r "$src" ] || { echo "build-vkms: no $src: run make setup" >&2; exit 1; }
 
 if [ ! -f "$dir/.extracted" ] || [ "$src" -nt "$dir/.extracted" ]; then

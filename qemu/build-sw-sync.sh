@@ -16,11 +16,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/qemu/kernels.sh"
 kernel_select "${1:-6.12}"
 kernel_need
-case $k_name in
-6.12) src=/usr/src/linux-source-6.12.tar.xz series=6.12 ;;
-7.3) src=$kcache/kernels/linux-source-7.3.tar.xz series=7.3 ;;
-*) echo "build-sw-sync: the debug kernel has sw_sync; 7.2 is not booted" >&2; exit 2 ;;
-esac
+src=$k_src
+[ -n "$src" ] || { echo "build-sw-sync: the debug kernel has sw_sync; 7.2 is not booted" >&2; exit 2; }
 dir=$top/build/sw_sync/$k_kver
 
 [ -r "$src" ] || { echo "build-sw-sync: no $src: run make setup" >&2; exit 1; }
@@ -31,7 +28,7 @@ fi
 
 rm -rf "$dir"
 mkdir -p "$dir"
-d=linux-source-$series/drivers/dma-buf
+d=linux-source-$k_name/drivers/dma-buf
 tar -xJf "$src" -C "$dir" --strip-components=3 \
 	$d/sw_sync.c $d/sync_debug.c $d/sync_debug.h $d/sync_trace.h
 # The trace header is found next to the sources, not in the kernel tree.

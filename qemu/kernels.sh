@@ -18,6 +18,8 @@
 #   k_kdir     the headers, as a path inside k_root
 #   k_ko       atomkms.ko for it, relative to the project
 #   k_boot     1 if a guest can boot it
+#   k_src      its linux-source tarball (sw_sync and vkmsref build from it),
+#              or empty
 #   k_vmlinuz k_initrd k_kmods   what the guest boots and mounts as /lib/modules
 # and fails with the list of names for any other NAME. Nothing is checked
 # for existence here: kernel_need says what is missing.
@@ -28,7 +30,7 @@ kcache=${CACHE:-/var/cache/atomkms}
 ktrixie=$kcache/kernels/trixie
 
 kernel_select() {
-	k_name=$1 k_root= k_boot=1 k_vmlinuz= k_initrd= k_kmods=
+	k_name=$1 k_root= k_boot=1 k_vmlinuz= k_initrd= k_kmods= k_src=
 	case $k_name in
 	6.12|debian)
 		k_name=6.12
@@ -39,6 +41,7 @@ kernel_select() {
 		k_vmlinuz=/boot/vmlinuz-$k_kver
 		k_initrd=$kcache/initramfs-$k_kver.cpio.gz
 		k_kmods=/lib/modules
+		k_src=/usr/src/linux-source-6.12.tar.xz
 		;;
 	7.3|7.2)
 		k_root=$ktrixie
@@ -50,6 +53,7 @@ kernel_select() {
 			k_vmlinuz=$ktrixie/usr/lib/modules/$k_kver/vmlinuz
 			k_initrd=$kcache/kernels/initramfs-$k_kver.cpio.gz
 			k_kmods=$ktrixie/usr/lib/modules
+			k_src=$kcache/kernels/linux-source-7.3.tar.xz
 		else
 			k_boot=0
 		fi
@@ -115,4 +119,14 @@ kernel_kbuild() {
 	for kb_ko in "$k_root$kb_work"/*.ko; do
 		[ ! -f "$kb_ko" ] || cp -p "$kb_ko" "$kb_dir/"
 	done
+}
+
+# kernel_sh CMD: CMD through sh on the selected kernel's system: the host,
+# or its chroot (non-interactive apt, C.UTF-8).
+kernel_sh() {
+	if [ -z "$k_root" ]; then
+		env DEBIAN_FRONTEND=noninteractive sh -c "$1"
+	else
+		chroot "$k_root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 sh -c "$1"
+	fi
 }

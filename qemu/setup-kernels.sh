@@ -39,7 +39,8 @@ if [ ! -f "$ktrixie/.chroot-ok" ]; then
 	mv "$ktrixie.tmp" "$ktrixie"
 	touch "$ktrixie/.chroot-ok"
 fi
-in_root() { chroot "$ktrixie" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 sh -c "$1"; }
+kernel_select 7.3
+in_root() { kernel_sh "$1"; }
 
 in_root "apt-get update -q" >> "$log" 2>&1 || fail "apt-get update in the chroot"
 # The newest package of a series: linux-headers-7.3.N+deb13-amd64.
@@ -68,8 +69,8 @@ mkdir -p "$ktrixie/dl"
 in_root "cd /dl && apt-get download -q linux-source-7.3" >> "$log" 2>&1 ||
 	fail "apt-get download linux-source-7.3"
 dpkg-deb --fsys-tarfile "$ktrixie"/dl/linux-source-7.3_*.deb |
-	tar -xO --wildcards '*/linux-source-7.3.tar.xz' > "$dir/linux-source-7.3.tar.xz.tmp"
-mv "$dir/linux-source-7.3.tar.xz.tmp" "$dir/linux-source-7.3.tar.xz"
+	tar -xO --wildcards '*/linux-source-7.3.tar.xz' > "$k_src.tmp"
+mv "$k_src.tmp" "$k_src"
 rm -rf "$ktrixie/dl"
 
 cat "$0" "$here/kernels.sh" | cksum > "$stamp"

@@ -4,9 +4,9 @@
 # on any failure.
 #
 # Two kernels, Debian's 6.12 and 7.3 (qemu/kernels.sh), share the work
-# rather than doubling it: every guest test and client runs on both (6.12
-# through the debug kernel, built from 6.12's source, and the limits
-# stage), every igt list on one of them, named below. CHECK_KERNEL=6.12 or
+# rather than doubling it: every guest test runs on both (on 6.12 through
+# the debug kernel, built from 6.12's source), the clients stage on both,
+# every igt list on one of them, named below. CHECK_KERNEL=6.12 or
 # CHECK_KERNEL=7.3 runs every stage on that kernel instead: the two runs
 # together are every list on both. 7.2 is built, not booted.
 set -u

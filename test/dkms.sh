@@ -36,21 +36,16 @@ finish() {
 	[ "$failed" = 0 ] && exit 0
 	exit 1
 }
-# On the system under test: the host ($root empty) or the chroot.
-on_target() {
-	if [ -z "$root" ]; then
-		sh -c "$1"
-	else
-		chroot "$root" env LC_ALL=C.UTF-8 sh -c "$1"
-	fi
-}
+# On the system under test (dkms_system selects its kernel): the host or
+# the chroot.
+on_target() { kernel_sh "$1"; }
 installed() {
 	on_target "dpkg-query -W -f='\${Status}' atomkms-dkms 2>/dev/null" | grep -q 'ok installed'
 }
 # Purge the package if it is there; the prerm runs dkms remove --all.
 purge() {
 	on_target "dpkg-query -W atomkms-dkms" > /dev/null 2>&1 || return 0
-	on_target "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q atomkms-dkms" \
+	on_target "apt-get purge -y -q atomkms-dkms" \
 		>> "$log/purge-$name.log" 2>&1
 }
 
@@ -112,10 +107,12 @@ trap 'cleanup' EXIT
 trap 'echo "dkms: interrupted"; exit 130' INT TERM
 
 dkms_system() {
-	name=$1 root=$2
-	shift 2
+	name=$1
+	shift
 	kvers=$*
 	kboot=$1
+	kernel_select "$name"
+	root=$k_root
 	echo "== $name: ${root:-this host}"
 	if [ -n "$root" ] && ! mountpoint -q "$root/proc"; then
 		mount -t proc proc "$root/proc"
@@ -141,7 +138,7 @@ dkms_system() {
 	# $kvers, dkms builds for it by hand.
 	echo "== $name: apt-get install $pkg (dkms builds atomkms for $kvers)"
 	t0=$(date +%s)
-	if on_target "DEBIAN_FRONTEND=noninteractive nice apt-get install -y -q \
+	if on_target "nice apt-get install -y -q \
 		--no-install-recommends $pkg" > "$log/install-$name.log" 2>&1; then
 		pass "$name: apt-get install $pkg ($(($(date +%s) - t0)) s)"
 	else
@@ -262,6 +259,6 @@ dkms_system() {
 	fi
 }
 
-dkms_system 6.12 "" "$kver612"
-dkms_system 7.3 "$ktrixie" "$kver73" "$kver72"
+dkms_system 6.12 "$kver612"
+dkms_system 7.3 "$kver73" "$kver72"
 finish
